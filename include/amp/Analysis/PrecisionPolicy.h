@@ -1,0 +1,100 @@
+//===- PrecisionPolicy.h - which ops may run in low precision ---*- C++ -*-===//
+//
+// The autocast policy: every op name is in one of four categories (allow,
+// deny, infer, clear; see DESIGN.md). The lists are data: the default
+// follows PyTorch's CUDA autocast lists and TF's AutoMixedPrecision
+// categories, and pass options or a JSON file move ops between them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_PRECISIONPOLICY_H
+#define AMP_ANALYSIS_PRECISIONPOLICY_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace mlir::amp {
+
+/// What the policy says about an op.
+enum class OpCategory {
+  /// Runs low with f32 accumulation (contractions, convolutions).
+  Allow,
+  /// Always f32; makes the infer ops downstream of it f32 too.
+  Deny,
+  /// Runs low between low ops or when all its float inputs are low.
+  Infer,
+  /// Moves data; takes the precision of its neighbours.
+  Clear,
+  /// Not in the policy: kept f32, with a remark.
+  Unknown,
+  /// Control flow, calls, terminators, amp markers: kept as written.
+  Boundary,
+  /// A float-to-float conversion the input already has.
+  Cast,
+  /// A constant or empty tensor: recreated in whatever type a user needs.
+  Materializable,
+  /// Touches no f32 value (integer or f64 only): never changed.
+  NoFloat,
+};
+
+StringRef stringifyOpCategory(OpCategory category);
+
+/// A set of op-name -> category assignments. Ops with regions whose payload
+/// decides their precision (linalg.generic, linalg.map, linalg.reduce) are
+/// classified from the payload unless the policy names them.
+class PrecisionPolicy {
+public:
+  /// The default policy of DESIGN.md.
+  static PrecisionPolicy getDefault();
+
+  /// Puts `opName` in `category` (one of Allow, Deny, Infer, Clear, or
+  /// Unknown to remove it from the lists).
+  void set(StringRef opName, OpCategory category);
+
+  /// The category the lists give `opName`, if any.
+  std::optional<OpCategory> lookup(StringRef opName) const;
+
+  /// The category of `op` in a graph: the structural kinds (Boundary, Cast,
+  /// Materializable, NoFloat) first, then the lists, then the payload of
+  /// region ops. NoFloat means no f32 value, or with `anyFloatWidth` no
+  /// float value at all (to classify an already mixed-precision graph).
+  OpCategory classify(Operation *op, bool anyFloatWidth = false) const;
+
+  /// Applies a JSON policy file. Errors name the file and, for syntax
+  /// errors, the line and column; they are reported through `emitError`.
+  /// `context` is used to check that every named op exists.
+  LogicalResult
+  loadFile(StringRef path, MLIRContext *context,
+           function_ref<InFlightDiagnostic()> emitError,
+           std::optional<std::string> *precision = nullptr);
+
+  /// Moves each op of `opNames` to `category`, checking that it exists.
+  LogicalResult applyList(ArrayRef<std::string> opNames, OpCategory category,
+                          MLIRContext *context,
+                          function_ref<InFlightDiagnostic()> emitError);
+
+private:
+  llvm::StringMap<OpCategory> categories;
+};
+
+/// Ops whose category is fixed by structure and cannot be moved by a policy.
+bool isStructuralOp(StringRef opName);
+
+/// True when `opName` is a registered op (loading its dialect if needed).
+bool isKnownOpName(StringRef opName, MLIRContext *context);
+
+/// True for f32 scalars and tensors of f32: the values autocast may lower.
+bool isF32Like(Type type);
+
+/// True for float scalars and tensors of floats of any width.
+bool isFloatLike(Type type);
+
+/// `type` with its float element type replaced by `elementType`.
+Type withElementType(Type type, Type elementType);
+
+} // namespace mlir::amp
+
+#endif // AMP_ANALYSIS_PRECISIONPOLICY_H

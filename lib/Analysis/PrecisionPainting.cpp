@@ -1,0 +1,370 @@
+//===- PrecisionPainting.cpp - global low/f32 decision per function -------===//
+
+#include "amp/Analysis/PrecisionPainting.h"
+
+#include "amp/Dialect/AMP/IR/AMPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+//===----------------------------------------------------------------------===//
+// What an op can do in low precision
+//===----------------------------------------------------------------------===//
+
+static bool isTosaContraction(Operation *op) {
+  return isa<tosa::MatMulOp, tosa::Conv2DOp, tosa::Conv3DOp,
+             tosa::DepthwiseConv2DOp, tosa::TransposeConv2DOp>(op);
+}
+
+/// A linalg op that sums into its inits: its inits and results must stay
+/// f32 when its inputs go low.
+static bool isAccumulatingLinalgOp(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || !op.getBlock())
+    return false;
+  return llvm::any_of(op.getBlock()->getOperations(), [](Operation &inner) {
+    return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+               math::FmaOp>(inner);
+  });
+}
+
+/// Linalg ops whose payload is written by the user rather than generated
+/// from the op's name.
+static bool hasUserPayload(Operation *op) {
+  return isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp,
+             linalg::TransposeOp, linalg::BroadcastOp>(op);
+}
+
+bool mlir::amp::isLowOperand(Operation *op, unsigned index) {
+  if (isTosaContraction(op) && !isa<tosa::MatMulOp>(op))
+    return index != 2; // the bias is added to the f32 accumulator
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    if (isAccumulatingLinalgOp(linalgOp))
+      return !linalgOp.isDpsInit(&op->getOpOperand(index));
+  return true;
+}
+
+bool mlir::amp::isAccumulatorResult(Operation *op, unsigned index) {
+  if (isTosaContraction(op))
+    return true;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return isAccumulatingLinalgOp(linalgOp);
+  return false;
+}
+
+bool mlir::amp::canRunLow(Operation *op) {
+  // TOSA sums accumulate in their result type and cannot take f16 inputs
+  // with an f32 result: in low precision they would accumulate in f16.
+  if (isa<tosa::ReduceSumOp, tosa::ReduceProductOp>(op))
+    return false;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return hasUserPayload(op) || linalgOp.getRegionBuilder() != nullptr;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Painting
+//===----------------------------------------------------------------------===//
+
+/// Ops whose regions hold a scalar payload rather than more graph.
+static bool hasPayloadRegion(Operation *op) {
+  return isa<linalg::LinalgOp, tensor::PadOp, tensor::GenerateOp>(op);
+}
+
+PrecisionPainting::PrecisionPainting(FunctionOpInterface func,
+                                     const PrecisionPolicy &policy) {
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == func.getOperation())
+      return WalkResult::advance();
+    ops.push_back(op);
+    return hasPayloadRegion(op) ? WalkResult::skip() : WalkResult::advance();
+  });
+  states.reserve(ops.size());
+  classify(func, policy);
+  markOptimizerAndLoss(func);
+  propagateDeny();
+  paintBetweenLowOps();
+  spreadClearUpward();
+  spreadDownward();
+}
+
+PrecisionPainting::OpState *PrecisionPainting::lookup(Operation *op) {
+  auto it = states.find(op);
+  return it == states.end() ? nullptr : &it->second;
+}
+
+const PrecisionPainting::OpState *
+PrecisionPainting::lookup(Operation *op) const {
+  auto it = states.find(op);
+  return it == states.end() ? nullptr : &it->second;
+}
+
+bool PrecisionPainting::isLow(Operation *op) const {
+  const OpState *state = lookup(op);
+  return state && state->low;
+}
+
+OpCategory PrecisionPainting::getCategory(Operation *op) const {
+  const OpState *state = lookup(op);
+  return state ? state->category : OpCategory::NoFloat;
+}
+
+PaintReason PrecisionPainting::getReason(Operation *op) const {
+  const OpState *state = lookup(op);
+  return state ? state->reason : PaintReason::Policy;
+}
+
+bool PrecisionPainting::isMovable(const OpState &state) const {
+  return (state.category == OpCategory::Infer ||
+          state.category == OpCategory::Clear) &&
+         !state.low && !state.forcedF32 && !state.forcedLow && !state.denied;
+}
+
+bool PrecisionPainting::isLowValue(Value value) const {
+  if (isFloatLike(value.getType()) && !isF32Like(value.getType()) &&
+      !isa<Float64Type>(getElementTypeOrSelf(value.getType())))
+    return true;
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return false;
+  const OpState *state = lookup(result.getOwner());
+  return state && state->low &&
+         !isAccumulatorResult(result.getOwner(), result.getResultNumber());
+}
+
+void PrecisionPainting::classify(FunctionOpInterface func,
+                                 const PrecisionPolicy &policy) {
+  for (Operation *op : ops) {
+    OpState &state = states[op];
+    state.category = policy.classify(op);
+    bool paintable = state.category != OpCategory::Boundary &&
+                     state.category != OpCategory::NoFloat &&
+                     state.category != OpCategory::Cast &&
+                     state.category != OpCategory::Materializable;
+    if (!paintable)
+      continue;
+    if (op->hasAttr(AMPDialect::kKeepF32AttrName)) {
+      state.forcedF32 = true;
+      state.reason = PaintReason::Attribute;
+    } else if (op->hasAttr(AMPDialect::kForceLowAttrName) && canRunLow(op)) {
+      state.forcedLow = true;
+      state.low = true;
+      state.reason = PaintReason::Attribute;
+    } else if (!canRunLow(op)) {
+      state.forcedF32 = true;
+      if (state.category == OpCategory::Allow ||
+          state.category == OpCategory::Infer ||
+          state.category == OpCategory::Clear)
+        state.reason = PaintReason::Unsupported;
+    } else if (state.category == OpCategory::Allow) {
+      state.low = true;
+    }
+  }
+}
+
+void PrecisionPainting::markOptimizerAndLoss(FunctionOpInterface func) {
+  auto forceF32 = [&](Operation *op, PaintReason reason) {
+    OpState *state = lookup(op);
+    if (!state || state->forcedLow || state->category == OpCategory::Boundary)
+      return;
+    if (!state->forcedF32 || state->reason == PaintReason::Policy)
+      state->reason = reason;
+    state->forcedF32 = true;
+    state->low = false;
+  };
+
+  // The optimizer: everything computed from an amp.grad result.
+  SmallVector<Operation *> worklist;
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  for (Operation *op : ops)
+    if (isa<GradOp>(op))
+      worklist.push_back(op);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Operation *user : op->getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      forceF32(user, PaintReason::Optimizer);
+      worklist.push_back(user);
+    }
+  }
+
+  // The loss tail: ops whose results only reach the amp.loss result.
+  llvm::SmallDenseSet<unsigned> lossResults;
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    if (func.getResultAttr(i, AMPDialect::kLossAttrName))
+      lossResults.insert(i);
+  if (lossResults.empty())
+    return;
+  llvm::SmallPtrSet<Operation *, 16> lossOnly;
+  for (Operation *op : llvm::reverse(ops)) {
+    if (op->getNumResults() == 0 ||
+        lookup(op)->category == OpCategory::Boundary)
+      continue;
+    bool onlyLoss = llvm::all_of(op->getUses(), [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      if (isa<LossGradOp>(user) || lossOnly.contains(user))
+        return true;
+      return user->hasTrait<OpTrait::ReturnLike>() &&
+             user->getParentOp() == func.getOperation() &&
+             lossResults.contains(use.getOperandNumber());
+    });
+    if (!onlyLoss || op->use_empty())
+      continue;
+    lossOnly.insert(op);
+    forceF32(op, PaintReason::Loss);
+  }
+}
+
+/// Calls `fn` with the producer of every float operand of `op` that is a
+/// painted op.
+template <typename Fn>
+static void forEachFloatProducer(Operation *op, Fn fn) {
+  for (Value operand : op->getOperands())
+    if (isFloatLike(operand.getType()))
+      if (Operation *producer = operand.getDefiningOp())
+        fn(producer);
+}
+
+void PrecisionPainting::propagateDeny() {
+  // Forward: which infer/clear ops are reached from a deny op through
+  // infer and clear ops only.
+  llvm::DenseSet<Operation *> reached;
+  for (Operation *op : ops) {
+    OpState &state = *lookup(op);
+    if (state.category == OpCategory::Deny && !state.forcedLow) {
+      reached.insert(op);
+      continue;
+    }
+    if ((state.category != OpCategory::Infer &&
+         state.category != OpCategory::Clear) ||
+        state.forcedLow || state.low)
+      continue;
+    bool fromDeny = false;
+    forEachFloatProducer(op, [&](Operation *producer) {
+      fromDeny |= reached.contains(producer);
+    });
+    if (fromDeny)
+      reached.insert(op);
+  }
+  // Backward: an infer op reached is denied; a clear op only when it leads
+  // to a denied op (TF paints deny -> clear* -> infer, not a dangling clear).
+  for (Operation *op : llvm::reverse(ops)) {
+    OpState &state = *lookup(op);
+    if (!reached.contains(op) || state.category == OpCategory::Deny)
+      continue;
+    if (state.category == OpCategory::Infer) {
+      state.denied = true;
+      state.reason = PaintReason::Propagated;
+      continue;
+    }
+    for (Operation *user : op->getUsers()) {
+      OpState *userState = lookup(user);
+      if (userState && userState->denied) {
+        state.denied = true;
+        state.reason = PaintReason::Propagated;
+        break;
+      }
+    }
+  }
+}
+
+void PrecisionPainting::paintBetweenLowOps() {
+  // Forward: downstream of a low op (or of a value that is already low).
+  llvm::DenseSet<Operation *> fed;
+  for (Operation *op : ops) {
+    OpState &state = *lookup(op);
+    if (state.low) {
+      fed.insert(op);
+      continue;
+    }
+    if (!isMovable(state))
+      continue;
+    bool fromLow = false;
+    for (Value operand : op->getOperands()) {
+      if (!isFloatLike(operand.getType()))
+        continue;
+      Operation *producer = operand.getDefiningOp();
+      fromLow |= (producer && fed.contains(producer)) || isLowValue(operand);
+    }
+    if (fromLow)
+      fed.insert(op);
+  }
+  // Backward: upstream of an operand that a low op reads low.
+  llvm::DenseSet<Operation *> feeds;
+  for (Operation *op : llvm::reverse(ops)) {
+    OpState &state = *lookup(op);
+    if (!isMovable(state) || !fed.contains(op))
+      continue;
+    bool toLow = false;
+    for (OpResult result : op->getResults()) {
+      if (!isFloatLike(result.getType()))
+        continue;
+      for (OpOperand &use : result.getUses()) {
+        Operation *user = use.getOwner();
+        OpState *userState = lookup(user);
+        if (!userState)
+          continue;
+        toLow |= (userState->low && isLowOperand(user, use.getOperandNumber())) ||
+                 feeds.contains(user);
+      }
+    }
+    if (!toLow)
+      continue;
+    feeds.insert(op);
+  }
+  for (Operation *op : feeds) {
+    OpState &state = *lookup(op);
+    state.low = true;
+    state.reason = PaintReason::Propagated;
+  }
+}
+
+void PrecisionPainting::spreadClearUpward() {
+  for (Operation *op : llvm::reverse(ops)) {
+    OpState &state = *lookup(op);
+    if (state.category != OpCategory::Clear || !isMovable(state))
+      continue;
+    bool anyUse = false, allLow = true;
+    for (OpResult result : op->getResults()) {
+      if (!isFloatLike(result.getType()))
+        continue;
+      for (OpOperand &use : result.getUses()) {
+        anyUse = true;
+        Operation *user = use.getOwner();
+        allLow &= isLow(user) && isLowOperand(user, use.getOperandNumber());
+      }
+    }
+    if (anyUse && allLow) {
+      state.low = true;
+      state.reason = PaintReason::Propagated;
+    }
+  }
+}
+
+void PrecisionPainting::spreadDownward() {
+  for (Operation *op : ops) {
+    OpState &state = *lookup(op);
+    if (!isMovable(state))
+      continue;
+    bool anyInput = false, allLow = true;
+    for (Value operand : op->getOperands()) {
+      if (!isFloatLike(operand.getType()))
+        continue;
+      Operation *producer = operand.getDefiningOp();
+      if (producer && getCategory(producer) == OpCategory::Materializable)
+        continue; // constants are recreated in whatever type is needed
+      anyInput = true;
+      allLow &= isLowValue(operand);
+    }
+    if (anyInput && allLow) {
+      state.low = true;
+      state.reason = PaintReason::Propagated;
+    }
+  }
+}

@@ -1,0 +1,359 @@
+//===- PrecisionPolicy.cpp - the default autocast policy and its files ----===//
+
+#include "amp/Analysis/PrecisionPolicy.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+StringRef mlir::amp::stringifyOpCategory(OpCategory category) {
+  switch (category) {
+  case OpCategory::Allow:
+    return "allow";
+  case OpCategory::Deny:
+    return "deny";
+  case OpCategory::Infer:
+    return "infer";
+  case OpCategory::Clear:
+    return "clear";
+  case OpCategory::Unknown:
+    return "unknown";
+  case OpCategory::Boundary:
+    return "boundary";
+  case OpCategory::Cast:
+    return "cast";
+  case OpCategory::Materializable:
+    return "constant";
+  case OpCategory::NoFloat:
+    return "no-float";
+  }
+  llvm_unreachable("unhandled category");
+}
+
+// The default lists. Allow: PyTorch CUDA autocast's lower-precision ops
+// that MLIR has (GEMMs and convolutions). Deny: its fp32 list (exp, log,
+// pow, reciprocal, rsqrt, sums, softmax, hyperbolic and inverse trig).
+// Infer and clear: TF AutoMixedPrecision's infer and clear lists.
+static const char *const kDefaultAllow[] = {
+    "tosa.matmul",
+    "tosa.conv2d",
+    "tosa.conv3d",
+    "tosa.depthwise_conv2d",
+    "tosa.transpose_conv2d",
+    "linalg.matmul",
+    "linalg.batch_matmul",
+    "linalg.batch_reduce_matmul",
+    "linalg.matvec",
+    "linalg.vecmat",
+    "linalg.batch_matvec",
+    "linalg.batch_vecmat",
+    "linalg.dot",
+    "linalg.contract",
+    "linalg.mmt4d",
+    "linalg.batch_mmt4d",
+    "linalg.conv_1d",
+    "linalg.conv_2d",
+    "linalg.conv_3d",
+    "linalg.conv_1d_nwc_wcf",
+    "linalg.conv_1d_ncw_fcw",
+    "linalg.conv_2d_nhwc_hwcf",
+    "linalg.conv_2d_nhwc_fhwc",
+    "linalg.conv_2d_nchw_fchw",
+    "linalg.conv_2d_ngchw_fgchw",
+    "linalg.conv_2d_ngchw_gfchw",
+    "linalg.conv_2d_nhwgc_gfhwc",
+    "linalg.conv_3d_ndhwc_dhwcf",
+    "linalg.conv_3d_ncdhw_fcdhw",
+    "linalg.depthwise_conv_1d_nwc_wc",
+    "linalg.depthwise_conv_1d_ncw_cw",
+    "linalg.depthwise_conv_1d_nwc_wcm",
+    "linalg.depthwise_conv_2d_nhwc_hwc",
+    "linalg.depthwise_conv_2d_nchw_chw",
+    "linalg.depthwise_conv_2d_nhwc_hwcm",
+    "linalg.depthwise_conv_3d_ndhwc_dhwc",
+    "linalg.depthwise_conv_3d_ncdhw_cdhw",
+    "linalg.depthwise_conv_3d_ndhwc_dhwcm",
+};
+
+static const char *const kDefaultDeny[] = {
+    "tosa.exp",          "tosa.log",         "tosa.pow",
+    "tosa.reciprocal",   "tosa.rsqrt",       "tosa.reduce_sum",
+    "tosa.reduce_product", "tosa.fft2d",     "tosa.rfft2d",
+    "linalg.softmax",    "linalg.exp",       "linalg.log",
+    "linalg.powf",       "linalg.reciprocal", "linalg.rsqrt",
+    "linalg.pooling_nhwc_sum", "linalg.pooling_nchw_sum",
+    "linalg.pooling_nwc_sum", "linalg.pooling_ncw_sum",
+    "linalg.pooling_ndhwc_sum", "math.exp",  "math.exp2",
+    "math.expm1",        "math.log",         "math.log2",
+    "math.log10",        "math.log1p",       "math.powf",
+    "math.fpowi",        "math.rsqrt",       "math.acos",
+    "math.acosh",        "math.asin",        "math.asinh",
+    "math.atanh",        "math.cosh",        "math.sinh",
+    "math.tan",          "math.erfc",
+};
+
+static const char *const kDefaultInfer[] = {
+    "tosa.add",          "tosa.sub",         "tosa.mul",
+    "tosa.negate",       "tosa.abs",         "tosa.maximum",
+    "tosa.minimum",      "tosa.clamp",       "tosa.select",
+    "tosa.tanh",         "tosa.sigmoid",     "tosa.erf",
+    "tosa.reduce_max",   "tosa.reduce_min",  "tosa.ceil",
+    "tosa.floor",        "tosa.cos",         "tosa.sin",
+    "tosa.equal",        "tosa.greater",     "tosa.greater_equal",
+    "tosa.max_pool2d",   "tosa.avg_pool2d",  "tosa.argmax",
+    "tosa.resize",       "linalg.add",       "linalg.sub",
+    "linalg.mul",        "linalg.div",       "linalg.max",
+    "linalg.min",        "linalg.abs",       "linalg.negf",
+    "linalg.ceil",       "linalg.floor",     "linalg.round",
+    "linalg.tanh",       "linalg.erf",       "linalg.sqrt",
+    "linalg.square",     "linalg.select",    "linalg.elementwise",
+    "linalg.pooling_nhwc_max", "linalg.pooling_nchw_max",
+    "linalg.pooling_nhwc_min", "linalg.pooling_nwc_max",
+    "linalg.pooling_ncw_max", "linalg.pooling_nwc_min",
+    "linalg.pooling_ndhwc_max", "linalg.pooling_ndhwc_min",
+    "arith.addf",        "arith.subf",       "arith.mulf",
+    "arith.divf",        "arith.remf",       "arith.negf",
+    "arith.maximumf",    "arith.minimumf",   "arith.maxnumf",
+    "arith.minnumf",     "arith.cmpf",       "arith.select",
+    "arith.sitofp",      "arith.uitofp",     "arith.fptosi",
+    "arith.fptoui",      "math.absf",        "math.atan",
+    "math.atan2",        "math.cbrt",        "math.ceil",
+    "math.copysign",     "math.cos",         "math.sin",
+    "math.erf",          "math.floor",       "math.fma",
+    "math.isfinite",     "math.isinf",       "math.isnan",
+    "math.isnormal",     "math.round",       "math.roundeven",
+    "math.sqrt",         "math.tanh",        "math.trunc",
+};
+
+static const char *const kDefaultClear[] = {
+    "tosa.reshape",      "tosa.transpose",   "tosa.slice",
+    "tosa.concat",       "tosa.pad",         "tosa.tile",
+    "tosa.gather",       "tosa.scatter",     "tosa.reverse",
+    "tosa.identity",     "tensor.extract_slice", "tensor.insert_slice",
+    "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape",
+    "tensor.concat",     "tensor.cast",      "tensor.extract",
+    "tensor.insert",     "tensor.from_elements", "tensor.splat",
+    "tensor.gather",     "tensor.scatter",   "tensor.dim",
+    "tensor.rank",       "linalg.transpose", "linalg.broadcast",
+    "linalg.copy",       "linalg.fill",
+};
+
+// Ops whose handling follows from what they are, not from a list.
+static const char *const kBoundaryOps[] = {
+    "func.return",   "func.call",      "func.call_indirect", "func.constant",
+    "scf.for",       "scf.if",         "scf.while",          "scf.yield",
+    "scf.condition", "scf.execute_region", "scf.index_switch", "scf.forall",
+    "scf.parallel",  "scf.reduce",     "scf.reduce.return",  "scf.in_parallel",
+    "cf.br",         "cf.cond_br",     "cf.switch",          "cf.assert",
+    "tosa.cond_if",  "tosa.while_loop", "tosa.yield",        "tosa.variable",
+    "tosa.variable_read", "tosa.variable_write", "linalg.yield",
+    "tensor.yield",  "tensor.pad",     "tensor.generate",    "amp.grad",
+    "amp.loss_grad", "tensor.bitcast", "arith.bitcast",
+};
+
+static const char *const kCastOps[] = {"tosa.cast", "arith.extf",
+                                       "arith.truncf"};
+static const char *const kMaterializableOps[] = {"tosa.const", "arith.constant",
+                                                 "tensor.empty"};
+
+template <size_t N>
+static bool contains(const char *const (&list)[N], StringRef name) {
+  return llvm::is_contained(ArrayRef<const char *>(list), name);
+}
+
+bool mlir::amp::isStructuralOp(StringRef opName) {
+  return contains(kBoundaryOps, opName) || contains(kCastOps, opName) ||
+         contains(kMaterializableOps, opName);
+}
+
+bool mlir::amp::isKnownOpName(StringRef opName, MLIRContext *context) {
+  auto [dialect, rest] = opName.split('.');
+  if (rest.empty())
+    return false;
+  context->getOrLoadDialect(dialect);
+  return RegisteredOperationName::lookup(opName, context).has_value();
+}
+
+bool mlir::amp::isFloatLike(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    type = shaped.getElementType();
+  return isa<FloatType>(type);
+}
+
+bool mlir::amp::isF32Like(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    type = shaped.getElementType();
+  return type.isF32();
+}
+
+Type mlir::amp::withElementType(Type type, Type elementType) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(elementType);
+  return elementType;
+}
+
+PrecisionPolicy PrecisionPolicy::getDefault() {
+  PrecisionPolicy policy;
+  for (const char *name : kDefaultAllow)
+    policy.set(name, OpCategory::Allow);
+  for (const char *name : kDefaultDeny)
+    policy.set(name, OpCategory::Deny);
+  for (const char *name : kDefaultInfer)
+    policy.set(name, OpCategory::Infer);
+  for (const char *name : kDefaultClear)
+    policy.set(name, OpCategory::Clear);
+  return policy;
+}
+
+void PrecisionPolicy::set(StringRef opName, OpCategory category) {
+  categories[opName] = category;
+}
+
+std::optional<OpCategory> PrecisionPolicy::lookup(StringRef opName) const {
+  auto it = categories.find(opName);
+  if (it == categories.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// Classifies an op with a user-written payload (linalg.generic, map,
+/// reduce) from the ops inside it: any deny op makes it deny, any unknown
+/// op unknown; a contraction-shaped payload is allow, anything else infer.
+static OpCategory classifyPayload(const PrecisionPolicy &policy,
+                                  linalg::LinalgOp op) {
+  bool anyUnknown = false;
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    std::optional<OpCategory> category =
+        policy.lookup(inner.getName().getStringRef());
+    if (category == OpCategory::Deny)
+      return OpCategory::Deny;
+    if (!category && !isa<linalg::IndexOp>(inner) &&
+        !contains(kCastOps, inner.getName().getStringRef()) &&
+        !contains(kMaterializableOps, inner.getName().getStringRef()))
+      anyUnknown = true;
+  }
+  if (anyUnknown)
+    return OpCategory::Unknown;
+  if (linalg::isaContractionOpInterface(op) ||
+      linalg::isaConvolutionOpInterface(op))
+    return OpCategory::Allow;
+  return OpCategory::Infer;
+}
+
+OpCategory PrecisionPolicy::classify(Operation *op,
+                                     bool anyFloatWidth) const {
+  StringRef name = op->getName().getStringRef();
+  if (contains(kBoundaryOps, name))
+    return OpCategory::Boundary;
+  auto touchesF32 = [&](TypeRange types) {
+    return llvm::any_of(types, anyFloatWidth ? isFloatLike : isF32Like);
+  };
+  if (!touchesF32(op->getOperandTypes()) && !touchesF32(op->getResultTypes()))
+    return OpCategory::NoFloat;
+  if (contains(kCastOps, name))
+    return OpCategory::Cast;
+  if (contains(kMaterializableOps, name))
+    return OpCategory::Materializable;
+  if (std::optional<OpCategory> category = lookup(name))
+    return *category;
+  if (isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp>(op))
+    return classifyPayload(*this, cast<linalg::LinalgOp>(op));
+  return OpCategory::Unknown;
+}
+
+/// Maps a policy-file key to a category.
+static std::optional<OpCategory> categoryForKey(StringRef key) {
+  return llvm::StringSwitch<std::optional<OpCategory>>(key)
+      .Case("allow", OpCategory::Allow)
+      .Case("deny", OpCategory::Deny)
+      .Case("infer", OpCategory::Infer)
+      .Case("clear", OpCategory::Clear)
+      .Case("remove", OpCategory::Unknown)
+      .Default(std::nullopt);
+}
+
+LogicalResult
+PrecisionPolicy::applyList(ArrayRef<std::string> opNames, OpCategory category,
+                           MLIRContext *context,
+                           function_ref<InFlightDiagnostic()> emitError) {
+  for (const std::string &name : opNames) {
+    if (!isKnownOpName(name, context))
+      return emitError() << "policy names op '" << name
+                         << "', which is not a registered operation";
+    if (isStructuralOp(name))
+      return emitError() << "policy cannot move op '" << name
+                         << "': its precision follows from what it is "
+                            "(control flow, cast or constant)";
+    set(name, category);
+  }
+  return success();
+}
+
+LogicalResult
+PrecisionPolicy::loadFile(StringRef path, MLIRContext *context,
+                          function_ref<InFlightDiagnostic()> emitError,
+                          std::optional<std::string> *precision) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return emitError() << "cannot read policy file '" << path
+                       << "': " << buffer.getError().message();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return emitError() << "malformed policy file '" << path
+                       << "': " << llvm::toString(json.takeError());
+  const llvm::json::Object *object = json->getAsObject();
+  if (!object)
+    return emitError() << "policy file '" << path
+                       << "' must hold a JSON object";
+  // Keys are applied in a fixed order so that a name listed twice ends in
+  // the same category whatever order the file lists the keys in.
+  for (const auto &entry : *object) {
+    StringRef key = entry.first;
+    if (key != "precision" && !categoryForKey(key))
+      return emitError() << "policy file '" << path << "': unknown key '"
+                         << key
+                         << "' (expected allow, deny, infer, clear, remove "
+                            "or precision)";
+  }
+  if (const llvm::json::Value *value = object->get("precision")) {
+    std::optional<StringRef> text = value->getAsString();
+    if (!text)
+      return emitError() << "policy file '" << path
+                         << "': 'precision' must be a string";
+    if (precision)
+      *precision = text->str();
+  }
+  for (StringRef key : {"allow", "deny", "infer", "clear", "remove"}) {
+    const llvm::json::Value *value = object->get(key);
+    if (!value)
+      continue;
+    const llvm::json::Array *names = value->getAsArray();
+    if (!names)
+      return emitError() << "policy file '" << path << "': '" << key
+                         << "' must be a list of op names";
+    std::vector<std::string> opNames;
+    for (const llvm::json::Value &name : *names) {
+      std::optional<StringRef> text = name.getAsString();
+      if (!text)
+        return emitError() << "policy file '" << path << "': '" << key
+                           << "' must hold only strings";
+      opNames.push_back(text->str());
+    }
+    if (failed(applyList(opNames, *categoryForKey(key), context, [&] {
+          InFlightDiagnostic diag = emitError();
+          diag << "policy file '" << path << "': ";
+          return diag;
+        })))
+      return failure();
+  }
+  return success();
+}

@@ -1,0 +1,133 @@
+//===- AMPDialect.cpp - the amp dialect and its marker attributes ---------===//
+
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Dialect/AMP/IR/AMPOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+#include "amp/Dialect/AMP/IR/AMPOpsDialect.cpp.inc"
+
+void AMPDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "amp/Dialect/AMP/IR/AMPOps.cpp.inc"
+      >();
+}
+
+/// True for a float scalar or a tensor of floats.
+static bool isFloatValueType(Type type) {
+  if (auto shaped = dyn_cast<TensorType>(type))
+    type = shaped.getElementType();
+  return isa<FloatType>(type);
+}
+
+/// True when a value of `type` holds exactly one element.
+static bool isSingleElement(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return isa<FloatType>(type);
+  return tensor.hasStaticShape() && tensor.getNumElements() == 1;
+}
+
+LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kKeepF32AttrName || name == kForceLowAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    if (op->hasAttr(kKeepF32AttrName) && op->hasAttr(kForceLowAttrName))
+      return op->emitError() << "'" << kKeepF32AttrName << "' and '"
+                             << kForceLowAttrName << "' cannot both be set";
+    return success();
+  }
+  if (name == kParamAttrName || name == kStateAttrName)
+    return op->emitError() << "'" << name
+                           << "' is only valid on a function argument";
+  if (name == kLossAttrName || name == kUpdateOfAttrName)
+    return op->emitError() << "'" << name
+                           << "' is only valid on a function result";
+  return op->emitError() << "unknown amp attribute '" << name << "'";
+}
+
+LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kParamAttrName && name != kStateAttrName)
+    return op->emitError() << "'" << name
+                           << "' is not valid on an argument (argument "
+                           << argIndex << ")";
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return op->emitError() << "'" << name
+                           << "' is only valid on a function argument";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "'" << name << "' must be a unit attribute";
+  Type type = func.getArgumentTypes()[argIndex];
+  if (!isFloatValueType(type))
+    return op->emitError() << "'" << name << "' argument " << argIndex
+                           << " must be a float scalar or tensor, got "
+                           << type;
+  if (func.getArgAttr(argIndex, kParamAttrName) &&
+      func.getArgAttr(argIndex, kStateAttrName))
+    return op->emitError() << "argument " << argIndex << " cannot be both '"
+                           << kParamAttrName << "' and '" << kStateAttrName
+                           << "'";
+  return success();
+}
+
+LogicalResult AMPDialect::verifyRegionResultAttribute(Operation *op,
+                                                      unsigned regionIndex,
+                                                      unsigned resultIndex,
+                                                      NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kLossAttrName && name != kUpdateOfAttrName)
+    return op->emitError() << "'" << name
+                           << "' is not valid on a result (result "
+                           << resultIndex << ")";
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return op->emitError() << "'" << name
+                           << "' is only valid on a function result";
+  Type type = func.getResultTypes()[resultIndex];
+  if (name == kLossAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    if (!isFloatValueType(type) || !isSingleElement(type))
+      return op->emitError() << "'" << name << "' result " << resultIndex
+                             << " must be a single-element float, got "
+                             << type;
+    if (func.getResultAttr(resultIndex, kUpdateOfAttrName))
+      return op->emitError() << "result " << resultIndex
+                             << " cannot be both the loss and an update";
+    return success();
+  }
+  auto index = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!index)
+    return op->emitError() << "'" << name
+                           << "' must be an integer argument index";
+  int64_t arg = index.getInt();
+  int64_t numArgs = func.getNumArguments();
+  if (arg < 0 || arg >= numArgs)
+    return op->emitError() << "'" << name << "' of result " << resultIndex
+                           << " names argument " << arg
+                           << ", but the function has " << numArgs
+                           << " arguments";
+  if (!func.getArgAttr(arg, kParamAttrName) &&
+      !func.getArgAttr(arg, kStateAttrName))
+    return op->emitError() << "'" << name << "' of result " << resultIndex
+                           << " names argument " << arg
+                           << ", which is neither '" << kParamAttrName
+                           << "' nor '" << kStateAttrName << "'";
+  Type argType = func.getArgumentTypes()[arg];
+  if (argType != type)
+    return op->emitError() << "'" << name << "' result " << resultIndex
+                           << " has type " << type << " but argument " << arg
+                           << " has type " << argType;
+  return success();
+}

@@ -1,0 +1,466 @@
+//===- Autocast.cpp - policy-driven mixed-precision rewrite ---------------===//
+//
+// Paints every op of each function low or f32 (PrecisionPainting) and then
+// rewrites types in one walk in program order: low ops get low operands and
+// results (accumulators stay f32), and a cast is made wherever a value's
+// type differs from the type its user needs. Casts are cached per
+// (value, type), so each value is cast at most once to each type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Transforms/Passes.h"
+
+#include "amp/Analysis/PrecisionPainting.h"
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_AUTOCASTPASS
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// Makes and remembers casts; one per (value, type).
+class CastCache {
+public:
+  CastCache(bool useArithForTensors) : useArithForTensors(useArithForTensors) {}
+
+  /// Records an existing float cast so that it is reused instead of a new
+  /// one. It moves right after its operand's definition so that every op
+  /// that may need it is dominated; a duplicate is replaced by the first.
+  void adoptExisting(Operation *castOp);
+
+  /// `value` as `type`: itself, a cached cast, the source of an exact
+  /// widening, a recreated constant, or a new cast.
+  Value get(Value value, Type type);
+
+  unsigned getNumCreated() const { return created.size(); }
+  bool isCreated(Operation *op) const { return createdSet.contains(op); }
+
+  /// Erases casts and constants that nothing uses any more.
+  void eraseDead(ArrayRef<Operation *> candidates);
+
+private:
+  Value materialize(Operation *def, Type type, OpBuilder &builder);
+  Value createCast(Value value, Type type, OpBuilder &builder);
+
+  /// Where to put a cast of `value`: right after its definition; casts of
+  /// block arguments go at the top of the block in the order they are made.
+  void setInsertionPoint(OpBuilder &builder, Value value);
+
+  bool useArithForTensors;
+  llvm::DenseMap<Block *, Operation *> lastArgumentCast;
+  llvm::DenseMap<std::pair<Value, Type>, Value> cache;
+  SmallVector<Operation *> created;
+  llvm::DenseSet<Operation *> createdSet;
+};
+
+} // namespace
+
+
+static Value getCastSource(Operation *op) {
+  if (isa<tosa::CastOp, arith::ExtFOp, arith::TruncFOp>(op))
+    return op->getOperand(0);
+  return nullptr;
+}
+
+void CastCache::adoptExisting(Operation *castOp) {
+  Value source = getCastSource(castOp);
+  Value result = castOp->getResult(0);
+  auto key = std::make_pair(source, result.getType());
+  auto [it, inserted] = cache.try_emplace(key, result);
+  if (!inserted) {
+    result.replaceAllUsesWith(it->second);
+    return;
+  }
+  if (Operation *def = source.getDefiningOp())
+    castOp->moveAfter(def);
+  else
+    castOp->moveBefore(&cast<BlockArgument>(source).getOwner()->front());
+}
+
+void CastCache::setInsertionPoint(OpBuilder &builder, Value value) {
+  if (Operation *def = value.getDefiningOp())
+    return builder.setInsertionPointAfter(def);
+  Block *block = cast<BlockArgument>(value).getOwner();
+  if (Operation *last = lastArgumentCast.lookup(block))
+    return builder.setInsertionPointAfter(last);
+  builder.setInsertionPointToStart(block);
+}
+
+/// True when converting `from` to `to` loses nothing (f16/bf16 -> f32).
+static bool isExactWidening(Type from, Type to) {
+  auto fromFloat = dyn_cast<FloatType>(getElementTypeOrSelf(from));
+  auto toFloat = dyn_cast<FloatType>(getElementTypeOrSelf(to));
+  if (!fromFloat || !toFloat || fromFloat.getWidth() >= toFloat.getWidth())
+    return false;
+  return llvm::APFloat::isRepresentableAsNormalIn(
+             fromFloat.getFloatSemantics(), toFloat.getFloatSemantics()) ||
+         toFloat.isF32() || toFloat.isF64();
+}
+
+Value CastCache::get(Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  auto key = std::make_pair(value, type);
+  if (Value cached = cache.lookup(key))
+    return cached;
+
+  Value result;
+  Operation *def = value.getDefiningOp();
+  // ext(x) cast back to x's type is x: never narrow a widening again.
+  if (def)
+    if (Value source = getCastSource(def))
+      if (source.getType() == type && isExactWidening(type, value.getType()))
+        result = source;
+  if (!result) {
+    OpBuilder builder(value.getContext());
+    setInsertionPoint(builder, value);
+    if (def && isa<tosa::ConstOp, arith::ConstantOp, tensor::EmptyOp>(def))
+      result = materialize(def, type, builder);
+    if (!result)
+      result = createCast(value, type, builder);
+    if (isa<BlockArgument>(value))
+      lastArgumentCast[cast<BlockArgument>(value).getOwner()] =
+          result.getDefiningOp();
+    created.push_back(result.getDefiningOp());
+    createdSet.insert(result.getDefiningOp());
+  }
+  cache[key] = result;
+  return result;
+}
+
+/// Converts every element of a float constant to `elementType`.
+static Attribute convertFloatAttr(Attribute attr, FloatType elementType) {
+  const llvm::fltSemantics &semantics = elementType.getFloatSemantics();
+  auto convert = [&](APFloat value) {
+    bool lostInfo;
+    value.convert(semantics, APFloat::rmNearestTiesToEven, &lostInfo);
+    return value;
+  };
+  if (auto scalar = dyn_cast<FloatAttr>(attr))
+    return FloatAttr::get(elementType, convert(scalar.getValue()));
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr))
+    return dense.mapValues(elementType, [&](const APFloat &value) {
+      return convert(value).bitcastToAPInt();
+    });
+  return {};
+}
+
+Value CastCache::materialize(Operation *def, Type type, OpBuilder &builder) {
+  auto elementType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+  if (!elementType)
+    return nullptr;
+  Location loc = def->getLoc();
+  if (auto empty = dyn_cast<tensor::EmptyOp>(def))
+    return tensor::EmptyOp::create(builder, loc, cast<RankedTensorType>(type),
+                                   empty.getDynamicSizes());
+  if (auto constant = dyn_cast<tosa::ConstOp>(def)) {
+    Attribute values = convertFloatAttr(constant.getValues(), elementType);
+    if (!values)
+      return nullptr;
+    return tosa::ConstOp::create(builder, loc, type,
+                                 cast<ElementsAttr>(values));
+  }
+  auto constant = cast<arith::ConstantOp>(def);
+  Attribute value = convertFloatAttr(constant.getValue(), elementType);
+  if (!value)
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, cast<TypedAttr>(value));
+}
+
+Value CastCache::createCast(Value value, Type type, OpBuilder &builder) {
+  Location loc = value.getLoc();
+  if (isa<TensorType>(type) && !useArithForTensors)
+    return tosa::CastOp::create(builder, loc, type, value);
+  auto from = cast<FloatType>(getElementTypeOrSelf(value.getType()));
+  auto to = cast<FloatType>(getElementTypeOrSelf(type));
+  if (from.getWidth() < to.getWidth())
+    return arith::ExtFOp::create(builder, loc, type, value);
+  return arith::TruncFOp::create(builder, loc, type, value);
+}
+
+void CastCache::eraseDead(ArrayRef<Operation *> candidates) {
+  SmallVector<Operation *> worklist(candidates.begin(), candidates.end());
+  worklist.append(created.begin(), created.end());
+  llvm::DenseSet<Operation *> erased;
+  // Later ops first, so that a dead cast of a dead constant frees both.
+  for (Operation *op : llvm::reverse(worklist)) {
+    if (erased.contains(op) || !op->use_empty())
+      continue;
+    erased.insert(op);
+    op->erase();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting one op
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct AutocastRewriter {
+  AutocastRewriter(const PrecisionPainting &painting, FloatType lowType,
+                   CastCache &casts)
+      : painting(painting), lowType(lowType), casts(casts) {}
+
+  void rewrite(Operation *op, ArrayRef<Type> originalOperandTypes);
+  void rewriteLowOp(Operation *op);
+  void retypeLinalgPayload(linalg::LinalgOp op);
+  void rebuildNamedLinalgRegion(linalg::LinalgOp op);
+  void fixTypedAttributes(Operation *op);
+
+  Type lowered(Type type) const { return withElementType(type, lowType); }
+
+  const PrecisionPainting &painting;
+  FloatType lowType;
+  CastCache &casts;
+};
+} // namespace
+
+void AutocastRewriter::rewrite(Operation *op,
+                               ArrayRef<Type> originalOperandTypes) {
+  if (painting.isLow(op))
+    return rewriteLowOp(op);
+  // An f32 op reads every operand at the type it was written with.
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type wanted = originalOperandTypes[operand.getOperandNumber()];
+    if (operand.get().getType() != wanted)
+      operand.set(casts.get(operand.get(), wanted));
+  }
+}
+
+void AutocastRewriter::rewriteLowOp(Operation *op) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value value = operand.get();
+    if (!isF32Like(value.getType()) ||
+        !isLowOperand(op, operand.getOperandNumber()))
+      continue;
+    operand.set(casts.get(value, lowered(value.getType())));
+  }
+  for (OpResult result : op->getResults())
+    if (isF32Like(result.getType()) &&
+        !isAccumulatorResult(op, result.getResultNumber()))
+      result.setType(lowered(result.getType()));
+  // Inits of accumulating linalg ops stay f32, but an init that is an f32
+  // value cast from a low one is read back through the cache.
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp,
+            linalg::TransposeOp, linalg::BroadcastOp>(op))
+      retypeLinalgPayload(linalgOp);
+    else
+      rebuildNamedLinalgRegion(linalgOp);
+  }
+  fixTypedAttributes(op);
+}
+
+/// Attributes typed by the element type (tosa.clamp bounds) follow it.
+void AutocastRewriter::fixTypedAttributes(Operation *op) {
+  auto clamp = dyn_cast<tosa::ClampOp>(op);
+  if (!clamp)
+    return;
+  for (StringRef name : {"min_val", "max_val"}) {
+    auto attr = dyn_cast_or_null<FloatAttr>(op->getAttr(name));
+    if (!attr || attr.getType() == lowType)
+      continue;
+    op->setAttr(name, convertFloatAttr(attr, lowType));
+  }
+}
+
+/// A user-written payload keeps computing in f32: low block arguments are
+/// widened on entry and yielded values narrowed to low inits on exit.
+void AutocastRewriter::retypeLinalgPayload(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  OpBuilder builder(op->getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (!arg)
+      continue;
+    Type elementType = getElementTypeOrSelf(operand.get().getType());
+    if (arg.getType() == elementType)
+      continue;
+    Type oldType = arg.getType();
+    arg.setType(elementType);
+    bool usedInBody = llvm::any_of(arg.getUsers(), [&](Operation *user) {
+      return user != body->getTerminator();
+    });
+    if (!usedInBody)
+      continue;
+    builder.setInsertionPointToStart(body);
+    Value widened =
+        arith::ExtFOp::create(builder, arg.getLoc(), oldType, arg);
+    arg.replaceAllUsesExcept(widened, widened.getDefiningOp());
+    // A yield of the argument itself keeps the argument.
+    Operation *terminator = body->getTerminator();
+    for (OpOperand &yielded : terminator->getOpOperands())
+      if (yielded.get() == widened)
+        yielded.set(arg);
+  }
+  Operation *terminator = body->getTerminator();
+  builder.setInsertionPoint(terminator);
+  for (OpOperand &yielded : terminator->getOpOperands()) {
+    Type wanted = getElementTypeOrSelf(
+        op.getDpsInits()[yielded.getOperandNumber()].getType());
+    Type have = yielded.get().getType();
+    if (have == wanted)
+      continue;
+    auto haveFloat = cast<FloatType>(have), wantedFloat = cast<FloatType>(wanted);
+    Value converted =
+        haveFloat.getWidth() > wantedFloat.getWidth()
+            ? arith::TruncFOp::create(builder, terminator->getLoc(), wanted,
+                                      yielded.get())
+                  .getResult()
+            : arith::ExtFOp::create(builder, terminator->getLoc(), wanted,
+                                    yielded.get())
+                  .getResult();
+    yielded.set(converted);
+  }
+}
+
+/// A named linalg op's body is generated from its operand types: build it
+/// again for the new types with the op's own region builder.
+void AutocastRewriter::rebuildNamedLinalgRegion(linalg::LinalgOp op) {
+  Region &region = op->getRegion(0);
+  Block *oldBody = &region.front();
+  auto *newBody = new Block();
+  region.push_back(newBody);
+  for (OpOperand &operand : op->getOpOperands())
+    newBody->addArgument(getElementTypeOrSelf(operand.get().getType()),
+                         op.getLoc());
+  ImplicitLocOpBuilder builder(op.getLoc(), op->getContext());
+  builder.setInsertionPointToStart(newBody);
+  op.getRegionBuilder()(builder, *newBody, op->getAttrs(),
+                        [&] { return op->emitError(); });
+  oldBody->dropAllDefinedValueUses();
+  oldBody->erase();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// Parses the `precision` option.
+static FloatType parseLowType(StringRef name, MLIRContext *context) {
+  if (name == "f16")
+    return Float16Type::get(context);
+  if (name == "bf16")
+    return BFloat16Type::get(context);
+  return nullptr;
+}
+
+/// Rewrites one function; returns the number of casts made.
+static unsigned autocastFunction(FunctionOpInterface func,
+                                 const PrecisionPolicy &policy,
+                                 FloatType lowType, bool useArithCasts,
+                                 llvm::StringSet<> &remarkedOps) {
+  PrecisionPainting painting(func, policy);
+  CastCache casts(useArithCasts);
+
+  SmallVector<Operation *> existing;
+  for (Operation *op : painting.getOps()) {
+    OpCategory category = painting.getCategory(op);
+    if (category == OpCategory::Cast &&
+        isFloatLike(op->getOperand(0).getType())) {
+      casts.adoptExisting(op);
+      existing.push_back(op);
+    } else if (category == OpCategory::Materializable) {
+      existing.push_back(op);
+    } else if (category == OpCategory::Unknown &&
+               remarkedOps.insert(op->getName().getStringRef()).second) {
+      op->emitRemark() << "op '" << op->getName()
+                       << "' is not in the precision policy; kept in f32";
+    }
+  }
+
+  // Operand types as written, taken before any producer changes.
+  std::vector<SmallVector<Type, 4>> originalTypes;
+  originalTypes.reserve(painting.getOps().size());
+  for (Operation *op : painting.getOps())
+    originalTypes.emplace_back(op->getOperandTypes());
+
+  AutocastRewriter rewriter(painting, lowType, casts);
+  llvm::DenseSet<Operation *> painted(painting.getOps().begin(),
+                                      painting.getOps().end());
+  for (auto [op, types] : llvm::zip(painting.getOps(), originalTypes))
+    rewriter.rewrite(op, types);
+
+  // Values used inside payloads (not painted) keep their written types.
+  for (Operation *op : painting.getOps()) {
+    if (!painting.isLow(op))
+      continue;
+    for (OpResult result : op->getResults()) {
+      for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+        if (painted.contains(use.getOwner()) || casts.isCreated(use.getOwner()))
+          continue;
+        Type written = withElementType(result.getType(),
+                                       Float32Type::get(func.getContext()));
+        use.set(casts.get(result, written));
+      }
+    }
+  }
+  unsigned numCasts = casts.getNumCreated();
+  casts.eraseDead(existing);
+  return numCasts;
+}
+
+namespace {
+struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
+  using AutocastPassBase::AutocastPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    auto emitError = [&] { return module.emitError("amp-autocast: "); };
+
+    PrecisionPolicy policy = PrecisionPolicy::getDefault();
+    std::optional<std::string> filePrecision;
+    if (!policyFile.empty() &&
+        failed(policy.loadFile(policyFile, context, emitError, &filePrecision)))
+      return signalPassFailure();
+    std::string precisionName = precision;
+    // The command line wins over the file when it was given explicitly.
+    if (filePrecision && !precision.hasValue())
+      precisionName = *filePrecision;
+    FloatType lowType = parseLowType(precisionName, context);
+    if (!lowType) {
+      emitError() << "unknown precision '" << precisionName
+                  << "' (expected f16 or bf16)";
+      return signalPassFailure();
+    }
+    if (castDialect != "tosa" && castDialect != "arith") {
+      emitError() << "unknown cast-dialect '" << castDialect
+                  << "' (expected tosa or arith)";
+      return signalPassFailure();
+    }
+    if (failed(policy.applyList(allowOps, OpCategory::Allow, context,
+                                emitError)) ||
+        failed(policy.applyList(denyOps, OpCategory::Deny, context,
+                                emitError)) ||
+        failed(policy.applyList(inferOps, OpCategory::Infer, context,
+                                emitError)) ||
+        failed(policy.applyList(clearOps, OpCategory::Clear, context,
+                                emitError)))
+      return signalPassFailure();
+
+    llvm::StringSet<> remarkedOps;
+    for (auto func : module.getOps<FunctionOpInterface>()) {
+      if (func.isExternal())
+        continue;
+      autocastFunction(func, policy, lowType, castDialect == "arith",
+                       remarkedOps);
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what amp-mlir needs on Debian 12 (run as root). Idempotent: only
+# missing packages are fetched.
+set -euo pipefail
+packages=(
+  cmake ninja-build clang-14 lld-14 ccache python3
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,28 @@
+//===- amp-opt.cpp - opt-style driver for the amp passes ------------------===//
+//
+// Registers the amp dialect and passes next to every upstream dialect and
+// pass, so that users can mix ours with the usual MLIR pipelines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::amp::registerAMPPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::amp::AMPDialect>();
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "amp-mlir optimizer driver\n", registry));
+}
