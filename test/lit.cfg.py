@@ -19,5 +19,5 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
-tools = ["amp-opt", ToolSubst("mlir-opt", "mlir-opt", unresolved="ignore")]
+tools = ["amp-opt", "split-file", ToolSubst("mlir-opt", "mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

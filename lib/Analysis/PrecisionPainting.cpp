@@ -77,7 +77,9 @@ static bool hasPayloadRegion(Operation *op) {
 }
 
 PrecisionPainting::PrecisionPainting(FunctionOpInterface func,
-                                     const PrecisionPolicy &policy) {
+                                     const PrecisionPolicy &policy,
+                                     FloatType lowType)
+    : lowType(lowType) {
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == func.getOperation())
       return WalkResult::advance();
@@ -126,13 +128,18 @@ bool PrecisionPainting::isMovable(const OpState &state) const {
 }
 
 bool PrecisionPainting::isLowValue(Value value) const {
-  if (isFloatLike(value.getType()) && !isF32Like(value.getType()) &&
-      !isa<Float64Type>(getElementTypeOrSelf(value.getType())))
+  if (getElementTypeOrSelf(value.getType()) == lowType)
     return true;
   auto result = dyn_cast<OpResult>(value);
   if (!result)
     return false;
   const OpState *state = lookup(result.getOwner());
+  // An f32 value widened from a low one (a cast the input already has).
+  if (state && state->category == OpCategory::Cast &&
+      isF32Like(value.getType()) &&
+      getElementTypeOrSelf(result.getOwner()->getOperand(0).getType()) ==
+          lowType)
+    return true;
   return state && state->low &&
          !isAccumulatorResult(result.getOwner(), result.getResultNumber());
 }

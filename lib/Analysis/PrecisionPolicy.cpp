@@ -307,9 +307,20 @@ PrecisionPolicy::loadFile(StringRef path, MLIRContext *context,
                        << "': " << buffer.getError().message();
   llvm::Expected<llvm::json::Value> json =
       llvm::json::parse((*buffer)->getBuffer());
-  if (!json)
-    return emitError() << "malformed policy file '" << path
-                       << "': " << llvm::toString(json.takeError());
+  if (!json) {
+    // LLVM's JSON errors read "[line:col, byte=N]: message"; say it as
+    // "file:line:col: message" like every other located error.
+    std::string message = llvm::toString(json.takeError());
+    StringRef text = message;
+    std::string position;
+    if (text.consume_front("[")) {
+      auto [where, rest] = text.split("]: ");
+      position = ":" + where.split(',').first.str();
+      text = rest;
+    }
+    return emitError() << "malformed policy file '" << path << position
+                       << "': " << text;
+  }
   const llvm::json::Object *object = json->getAsObject();
   if (!object)
     return emitError() << "policy file '" << path

@@ -365,7 +365,7 @@ static unsigned autocastFunction(FunctionOpInterface func,
                                  const PrecisionPolicy &policy,
                                  FloatType lowType, bool useArithCasts,
                                  llvm::StringSet<> &remarkedOps) {
-  PrecisionPainting painting(func, policy);
+  PrecisionPainting painting(func, policy, lowType);
   CastCache casts(useArithCasts);
 
   SmallVector<Operation *> existing;
@@ -377,6 +377,10 @@ static unsigned autocastFunction(FunctionOpInterface func,
       existing.push_back(op);
     } else if (category == OpCategory::Materializable) {
       existing.push_back(op);
+    } else if (op->hasAttr(AMPDialect::kForceLowAttrName) && !canRunLow(op)) {
+      op->emitWarning() << "'" << AMPDialect::kForceLowAttrName
+                        << "' ignored: this op cannot run in low precision "
+                           "with an f32 accumulator";
     } else if (category == OpCategory::Unknown &&
                remarkedOps.insert(op->getName().getStringRef()).second) {
       op->emitRemark() << "op '" << op->getName()

@@ -57,7 +57,9 @@ bool canRunLow(Operation *op);
 
 class PrecisionPainting {
 public:
-  PrecisionPainting(FunctionOpInterface func, const PrecisionPolicy &policy);
+  /// Paints `func` for the low-precision element type `lowType`.
+  PrecisionPainting(FunctionOpInterface func, const PrecisionPolicy &policy,
+                    FloatType lowType);
 
   /// The ops painted (every op of the function outside linalg payloads),
   /// in program order.
@@ -67,8 +69,9 @@ public:
   OpCategory getCategory(Operation *op) const;
   PaintReason getReason(Operation *op) const;
 
-  /// True when `value` will have a low-precision type after the rewrite (it
-  /// already has one, or its producer runs low and it is no accumulator).
+  /// True when `value` will be available in the low type after the rewrite
+  /// without rounding: it already has that type, its producer runs low and
+  /// it is no accumulator, or it is an exact widening of a low value.
   bool isLowValue(Value value) const;
 
 private:
@@ -92,6 +95,7 @@ private:
   void spreadClearUpward();
   void spreadDownward();
 
+  FloatType lowType;
   SmallVector<Operation *> ops;
   llvm::DenseMap<Operation *, OpState> states;
 };

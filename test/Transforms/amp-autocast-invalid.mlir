@@ -1,0 +1,66 @@
+// Every user-facing error of --amp-autocast is a located diagnostic, and the
+// input is left as it was.
+// RUN: split-file %s %t
+// RUN: amp-opt %t/precision.mlir --amp-autocast="precision=f17" --verify-diagnostics
+// RUN: amp-opt %t/cast-dialect.mlir --amp-autocast="cast-dialect=llvm" --verify-diagnostics
+// RUN: amp-opt %t/missing.mlir --amp-autocast="policy=%t/does-not-exist.json" --verify-diagnostics
+// RUN: amp-opt %t/malformed.mlir --amp-autocast="policy=%S/Inputs/policy-malformed.json" --verify-diagnostics
+// RUN: amp-opt %t/unknown-op.mlir --amp-autocast="policy=%S/Inputs/policy-unknown-op.json" --verify-diagnostics
+// RUN: amp-opt %t/unknown-key.mlir --amp-autocast="policy=%S/Inputs/policy-unknown-key.json" --verify-diagnostics
+// RUN: amp-opt %t/not-list.mlir --amp-autocast="policy=%S/Inputs/policy-not-list.json" --verify-diagnostics
+// RUN: amp-opt %t/option-unknown-op.mlir --amp-autocast="deny=tosa.nope" --verify-diagnostics
+// RUN: amp-opt %t/structural.mlir --amp-autocast="allow=func.call" --verify-diagnostics
+// RUN: amp-opt %t/report-policy.mlir --amp-precision-report="policy=%S/Inputs/policy-malformed.json" --verify-diagnostics
+
+//--- precision.mlir
+// expected-error@+1 {{amp-autocast: unknown precision 'f17' (expected f16 or bf16)}}
+module {
+  func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+    return %a : tensor<4xf32>
+  }
+}
+
+//--- cast-dialect.mlir
+// expected-error@+1 {{amp-autocast: unknown cast-dialect 'llvm' (expected tosa or arith)}}
+module {
+}
+
+//--- missing.mlir
+// expected-error@+1 {{amp-autocast: cannot read policy file}}
+module {
+}
+
+//--- malformed.mlir
+// expected-error-re@+1 {{amp-autocast: malformed policy file '{{.*}}policy-malformed.json:3:9': Expected , or ] after array element}}
+module {
+}
+
+//--- unknown-op.mlir
+// expected-error-re@+1 {{amp-autocast: policy file '{{.*}}': policy names op 'tosa.frobnicate', which is not a registered operation}}
+module {
+}
+
+//--- unknown-key.mlir
+// expected-error-re@+1 {{policy file '{{.*}}': unknown key 'alow' (expected allow, deny, infer, clear, remove or precision)}}
+module {
+}
+
+//--- not-list.mlir
+// expected-error-re@+1 {{policy file '{{.*}}': 'deny' must be a list of op names}}
+module {
+}
+
+//--- option-unknown-op.mlir
+// expected-error@+1 {{amp-autocast: policy names op 'tosa.nope', which is not a registered operation}}
+module {
+}
+
+//--- structural.mlir
+// expected-error@+1 {{amp-autocast: policy cannot move op 'func.call': its precision follows from what it is (control flow, cast or constant)}}
+module {
+}
+
+//--- report-policy.mlir
+// expected-error-re@+1 {{amp-precision-report: malformed policy file '{{.*}}policy-malformed.json:3:9'}}
+module {
+}
