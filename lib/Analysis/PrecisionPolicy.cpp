@@ -122,8 +122,7 @@ static const char *const kDefaultInfer[] = {
     "arith.divf",        "arith.remf",       "arith.negf",
     "arith.maximumf",    "arith.minimumf",   "arith.maxnumf",
     "arith.minnumf",     "arith.cmpf",       "arith.select",
-    "arith.sitofp",      "arith.uitofp",     "arith.fptosi",
-    "arith.fptoui",      "math.absf",        "math.atan",
+    "math.absf",         "math.atan",
     "math.atan2",        "math.cbrt",        "math.ceil",
     "math.copysign",     "math.cos",         "math.sin",
     "math.erf",          "math.floor",       "math.fma",
@@ -142,7 +141,8 @@ static const char *const kDefaultClear[] = {
     "tensor.insert",     "tensor.from_elements", "tensor.splat",
     "tensor.gather",     "tensor.scatter",   "tensor.dim",
     "tensor.rank",       "linalg.transpose", "linalg.broadcast",
-    "linalg.copy",       "linalg.fill",
+    "linalg.copy",       "linalg.fill",      "arith.sitofp",
+    "arith.uitofp",      "arith.fptosi",     "arith.fptoui",
 };
 
 // Ops whose handling follows from what they are, not from a list.
@@ -257,8 +257,13 @@ OpCategory PrecisionPolicy::classify(Operation *op,
   };
   if (!touchesF32(op->getOperandTypes()) && !touchesF32(op->getResultTypes()))
     return OpCategory::NoFloat;
+  // A conversion between integers and floats moves data into or out of the
+  // float world: it is retyped like a clear op (TF retypes such casts).
   if (contains(kCastOps, name))
-    return OpCategory::Cast;
+    return isFloatLike(op->getOperand(0).getType()) &&
+                   isFloatLike(op->getResult(0).getType())
+               ? OpCategory::Cast
+               : OpCategory::Clear;
   if (contains(kMaterializableOps, name))
     return OpCategory::Materializable;
   if (std::optional<OpCategory> category = lookup(name))
