@@ -228,42 +228,41 @@ void PrecisionPainting::markOptimizerAndLoss(FunctionOpInterface func) {
   }
 }
 
-/// Calls `fn` with the producer of every float operand of `op` that is a
-/// painted op.
-template <typename Fn>
-static void forEachFloatProducer(Operation *op, Fn fn) {
+/// True when some float operand of `op` is produced by an op for which
+/// `pred` holds.
+template <typename Pred>
+static bool anyFloatProducer(Operation *op, Pred pred) {
   for (Value operand : op->getOperands())
     if (isFloatLike(operand.getType()))
       if (Operation *producer = operand.getDefiningOp())
-        fn(producer);
+        if (pred(producer))
+          return true;
+  return false;
 }
 
 void PrecisionPainting::propagateDeny() {
   // Forward: which infer/clear ops are reached from a deny op through
   // infer and clear ops only.
-  llvm::DenseSet<Operation *> reached;
   for (Operation *op : ops) {
     OpState &state = *lookup(op);
     if (state.category == OpCategory::Deny && !state.forcedLow) {
-      reached.insert(op);
+      state.reachedFromDeny = true;
       continue;
     }
     if ((state.category != OpCategory::Infer &&
          state.category != OpCategory::Clear) ||
         state.forcedLow || state.low)
       continue;
-    bool fromDeny = false;
-    forEachFloatProducer(op, [&](Operation *producer) {
-      fromDeny |= reached.contains(producer);
+    state.reachedFromDeny = anyFloatProducer(op, [&](Operation *producer) {
+      const OpState *producerState = lookup(producer);
+      return producerState && producerState->reachedFromDeny;
     });
-    if (fromDeny)
-      reached.insert(op);
   }
   // Backward: an infer op reached is denied; a clear op only when it leads
   // to a denied op (TF paints deny -> clear* -> infer, not a dangling clear).
   for (Operation *op : llvm::reverse(ops)) {
     OpState &state = *lookup(op);
-    if (!reached.contains(op) || state.category == OpCategory::Deny)
+    if (!state.reachedFromDeny || state.category == OpCategory::Deny)
       continue;
     if (state.category == OpCategory::Infer) {
       state.denied = true;
@@ -283,49 +282,48 @@ void PrecisionPainting::propagateDeny() {
 
 void PrecisionPainting::paintBetweenLowOps() {
   // Forward: downstream of a low op (or of a value that is already low).
-  llvm::DenseSet<Operation *> fed;
   for (Operation *op : ops) {
     OpState &state = *lookup(op);
     if (state.low) {
-      fed.insert(op);
+      state.fed = true;
       continue;
     }
     if (!isMovable(state))
       continue;
-    bool fromLow = false;
     for (Value operand : op->getOperands()) {
       if (!isFloatLike(operand.getType()))
         continue;
       Operation *producer = operand.getDefiningOp();
-      fromLow |= (producer && fed.contains(producer)) || isLowValue(operand);
+      const OpState *producerState = producer ? lookup(producer) : nullptr;
+      if ((producerState && producerState->fed) || isLowValue(operand)) {
+        state.fed = true;
+        break;
+      }
     }
-    if (fromLow)
-      fed.insert(op);
   }
   // Backward: upstream of an operand that a low op reads low.
-  llvm::DenseSet<Operation *> feeds;
+  SmallVector<Operation *> between;
   for (Operation *op : llvm::reverse(ops)) {
     OpState &state = *lookup(op);
-    if (!isMovable(state) || !fed.contains(op))
+    if (!isMovable(state) || !state.fed)
       continue;
-    bool toLow = false;
     for (OpResult result : op->getResults()) {
       if (!isFloatLike(result.getType()))
         continue;
       for (OpOperand &use : result.getUses()) {
         Operation *user = use.getOwner();
-        OpState *userState = lookup(user);
+        const OpState *userState = lookup(user);
         if (!userState)
           continue;
-        toLow |= (userState->low && isLowOperand(user, use.getOperandNumber())) ||
-                 feeds.contains(user);
+        state.feeds |=
+            (userState->low && isLowOperand(user, use.getOperandNumber())) ||
+            userState->feeds;
       }
     }
-    if (!toLow)
-      continue;
-    feeds.insert(op);
+    if (state.feeds)
+      between.push_back(op);
   }
-  for (Operation *op : feeds) {
+  for (Operation *op : between) {
     OpState &state = *lookup(op);
     state.low = true;
     state.reason = PaintReason::Propagated;

@@ -82,6 +82,11 @@ private:
     bool forcedF32 = false;
     bool forcedLow = false;
     bool denied = false;
+    // Scratch flags of the sweeps (kept here rather than in side sets:
+    // one hash lookup per op and visit).
+    bool reachedFromDeny = false;
+    bool fed = false;
+    bool feeds = false;
   };
 
   OpState *lookup(Operation *op);
