@@ -328,6 +328,32 @@ void PrecisionPainting::paintBetweenLowOps() {
     state.low = true;
     state.reason = PaintReason::Propagated;
   }
+  // A clear op only moves data: it must not round an f32 value that one of
+  // its users reads in f32 (cast -> move -> cast back). Such an op stays
+  // f32 and its low users cast after it. Later ops first, so that a chain
+  // of clear ops is undone from its end.
+  for (Operation *op : between) {
+    OpState &state = *lookup(op);
+    if (state.category != OpCategory::Clear)
+      continue;
+    bool roundsInput = llvm::any_of(op->getOperands(), [&](Value operand) {
+      if (!isFloatLike(operand.getType()) || isLowValue(operand))
+        return false;
+      Operation *producer = operand.getDefiningOp();
+      return !producer ||
+             getCategory(producer) != OpCategory::Materializable;
+    });
+    bool readInF32 = false;
+    for (OpResult result : op->getResults())
+      if (isFloatLike(result.getType()))
+        for (OpOperand &use : result.getUses())
+          readInF32 |= !isLow(use.getOwner()) ||
+                       !isLowOperand(use.getOwner(), use.getOperandNumber());
+    if (roundsInput && readInF32) {
+      state.low = false;
+      state.reason = PaintReason::Policy;
+    }
+  }
 }
 
 void PrecisionPainting::spreadClearUpward() {

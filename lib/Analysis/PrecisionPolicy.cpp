@@ -140,7 +140,7 @@ static const char *const kDefaultClear[] = {
     "tensor.concat",     "tensor.cast",      "tensor.extract",
     "tensor.insert",     "tensor.from_elements", "tensor.splat",
     "tensor.gather",     "tensor.scatter",   "tensor.dim",
-    "tensor.rank",       "linalg.transpose", "linalg.broadcast",
+    "tensor.rank",       "tosa.dim",         "linalg.transpose", "linalg.broadcast",
     "linalg.copy",       "linalg.fill",      "arith.sitofp",
     "arith.uitofp",      "arith.fptosi",     "arith.fptoui",
 };
@@ -156,6 +156,8 @@ static const char *const kBoundaryOps[] = {
     "tosa.variable_read", "tosa.variable_write", "linalg.yield",
     "tensor.yield",  "tensor.pad",     "tensor.generate",    "amp.grad",
     "amp.loss_grad", "tensor.bitcast", "arith.bitcast",
+    // Block-scaled (MX) formats are already low precision: kept as written.
+    "tosa.matmul_t_block_scaled", "tosa.cast_to_block_scaled",
 };
 
 static const char *const kCastOps[] = {"tosa.cast", "arith.extf",
@@ -181,16 +183,23 @@ bool mlir::amp::isKnownOpName(StringRef opName, MLIRContext *context) {
   return RegisteredOperationName::lookup(opName, context).has_value();
 }
 
+/// The element type of a scalar, tensor or vector; null for anything else
+/// (memrefs hold buffers that autocast never retypes).
+static Type getValueElementType(Type type) {
+  if (isa<TensorType, VectorType>(type))
+    return cast<ShapedType>(type).getElementType();
+  if (isa<ShapedType>(type))
+    return nullptr;
+  return type;
+}
+
 bool mlir::amp::isFloatLike(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    type = shaped.getElementType();
-  return isa<FloatType>(type);
+  return isa_and_nonnull<FloatType>(getValueElementType(type));
 }
 
 bool mlir::amp::isF32Like(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    type = shaped.getElementType();
-  return type.isF32();
+  Type element = getValueElementType(type);
+  return element && element.isF32();
 }
 
 Type mlir::amp::withElementType(Type type, Type elementType) {

@@ -257,3 +257,120 @@ func.func @reduce_sum_stays_f32(%a: tensor<1x4x4xf16>) -> tensor<1x1x4xf32> {
   %1 = tosa.reduce_sum %0 {axis = 1 : i32, amp.force_low} : (tensor<1x4x4xf32>) -> tensor<1x1x4xf32>
   return %1 : tensor<1x1x4xf32>
 }
+
+// -----
+
+// tosa.scatter between two low values runs low on its values and updates;
+// its i32 indices are untouched.
+// CHECK-LABEL: func.func @scatter
+// CHECK: tosa.scatter %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x4x4xf16>, tensor<1x2xi32>, tensor<1x2x4xf16>) -> tensor<1x4x4xf16>
+func.func @scatter(%a: tensor<1x4x4xf32>, %idx: tensor<1x2xi32>) -> tensor<1x4x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %a, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %1 = tosa.gather %0, %idx : (tensor<1x4x4xf32>, tensor<1x2xi32>) -> tensor<1x2x4xf32>
+  %2 = tosa.scatter %0, %idx, %1 : (tensor<1x4x4xf32>, tensor<1x2xi32>, tensor<1x2x4xf32>) -> tensor<1x4x4xf32>
+  %3 = tosa.matmul %2, %a, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  return %3 : tensor<1x4x4xf32>
+}
+
+// -----
+
+// Everything downstream of amp.grad is the optimizer and stays f32, even a
+// matmul in it (a Shampoo- or K-FAC-like preconditioner).
+// CHECK-LABEL: func.func @optimizer_stays_f32
+// CHECK: %[[D:.*]] = tosa.matmul {{.*}} : (tensor<1x4x4xf16>, tensor<1x4x4xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x4xf32>
+// CHECK: %[[G:.*]] = amp.grad %[[D]] {param = 1 : i64} : tensor<1x4x4xf32>
+// CHECK: %[[P:.*]] = tosa.matmul %[[G]], %[[G]], {{.*}} : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+// CHECK: tosa.sub %{{.*}}, %[[P]] : (tensor<1x4x4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+func.func @optimizer_stays_f32(%x: tensor<1x4x4xf32>, %w: tensor<1x4x4xf32> {amp.param})
+    -> (tensor<1x4x4xf32> {amp.update_of = 1 : i64}) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %d = tosa.matmul %x, %x, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %g = amp.grad %d {param = 1 : i64} : tensor<1x4x4xf32>
+  %p = tosa.matmul %g, %g, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %n = tosa.sub %w, %p : (tensor<1x4x4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  return %n : tensor<1x4x4xf32>
+}
+
+// -----
+
+// The ops that compute only the amp.loss result stay f32 although their
+// inputs are low; without the marker they would run low.
+// CHECK-LABEL: func.func @loss_tail_stays_f32
+// CHECK: %[[L:.*]] = tosa.tanh %{{.*}} : (tensor<1x4x4xf16>) -> tensor<1x4x4xf16>
+// CHECK: %[[L32:.*]] = tosa.cast %[[L]] : (tensor<1x4x4xf16>) -> tensor<1x4x4xf32>
+// CHECK: %[[ABS:.*]] = tosa.abs %[[L32]] : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+// CHECK: %[[R:.*]] = tosa.reduce_max %[[ABS]] {axis = 1 : i32} : (tensor<1x4x4xf32>) -> tensor<1x1x4xf32>
+// CHECK: tosa.reduce_max %[[R]] {axis = 2 : i32} : (tensor<1x1x4xf32>) -> tensor<1x1x1xf32>
+// CHECK-LABEL: func.func @no_loss_marker
+// CHECK: %[[L:.*]] = tosa.tanh %{{.*}} : (tensor<1x4x4xf16>) -> tensor<1x4x4xf16>
+// CHECK: %[[ABS:.*]] = tosa.abs %[[L]] : (tensor<1x4x4xf16>) -> tensor<1x4x4xf16>
+// CHECK: %[[R:.*]] = tosa.reduce_max %[[ABS]] {axis = 1 : i32} : (tensor<1x4x4xf16>) -> tensor<1x1x4xf16>
+// CHECK: tosa.reduce_max %[[R]] {axis = 2 : i32} : (tensor<1x1x4xf16>) -> tensor<1x1x1xf16>
+func.func @loss_tail_stays_f32(%x: tensor<1x4x4xf32>) -> (tensor<1x1x1xf32> {amp.loss}, tensor<1x4x4xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %x, %x, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %l = tosa.tanh %m : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %m2 = tosa.matmul %l, %l, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %a = tosa.abs %l : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %r = tosa.reduce_max %a {axis = 1 : i32} : (tensor<1x4x4xf32>) -> tensor<1x1x4xf32>
+  %loss = tosa.reduce_max %r {axis = 2 : i32} : (tensor<1x1x4xf32>) -> tensor<1x1x1xf32>
+  return %loss, %m2 : tensor<1x1x1xf32>, tensor<1x4x4xf32>
+}
+func.func @no_loss_marker(%x: tensor<1x4x4xf32>) -> (tensor<1x1x1xf32>, tensor<1x4x4xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %x, %x, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %l = tosa.tanh %m : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %m2 = tosa.matmul %l, %l, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %a = tosa.abs %l : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %r = tosa.reduce_max %a {axis = 1 : i32} : (tensor<1x4x4xf32>) -> tensor<1x1x4xf32>
+  %loss = tosa.reduce_max %r {axis = 2 : i32} : (tensor<1x1x4xf32>) -> tensor<1x1x1xf32>
+  return %loss, %m2 : tensor<1x1x1xf32>, tensor<1x4x4xf32>
+}
+
+// -----
+
+// No cast chain: a graph where values cross precisions more than once (a
+// low value read by f32 ops, f32 values read by low ops, clear ops between)
+// never gets a cast of a cast, and each value is cast at most once per
+// type. The transpose of the matmul's f32 accumulation is also returned, so
+// it stays f32 (rounding it to move it would make f32 -> f16 -> f32) and
+// the sigmoid casts after it.
+// CHECK-LABEL: func.func @no_cast_chain
+// CHECK: %[[C1:.*]] = tosa.cast %[[V1:.*]] : (tensor<1x4x4xf32>) -> tensor<1x4x4xf16>
+// CHECK-NOT: tosa.cast %[[C1]]
+// CHECK-NOT: tosa.cast %[[V1]]
+// CHECK: %[[C2:.*]] = tosa.cast %[[V2:.*]] : (tensor<1x4x4xf32>) -> tensor<1x4x4xf16>
+// CHECK-NOT: tosa.cast %[[C1]]
+// CHECK-NOT: tosa.cast %[[C2]]
+// CHECK-NOT: tosa.cast %[[V2]]
+// CHECK: %[[C3:.*]] = tosa.cast %[[V3:.*]] : (tensor<1x4x4xf16>) -> tensor<1x4x4xf32>
+// CHECK-NOT: tosa.cast %[[C1]]
+// CHECK-NOT: tosa.cast %[[C2]]
+// CHECK-NOT: tosa.cast %[[C3]]
+// CHECK-NOT: tosa.cast %[[V3]]
+// CHECK: %[[C4:.*]] = tosa.cast %[[V4:.*]] : (tensor<1x4x4xf32>) -> tensor<1x4x4xf16>
+// CHECK-NOT: tosa.cast
+// CHECK: return %{{.*}}, %{{.*}}, %[[V2]] :
+func.func @no_cast_chain(%x: tensor<1x4x4xf32>) -> (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1x4x4xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %x, %x, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %t = tosa.transpose %m {perms = array<i32: 0, 2, 1>} : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %s = tosa.sigmoid %t : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %m2 = tosa.matmul %s, %s, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %e = tosa.exp %s : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %r = tosa.reverse %e {axis = 1 : i32} : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %m3 = tosa.matmul %r, %s, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  return %m2, %m3, %t : tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1x4x4xf32>
+}
+
+// -----
+
+// Buffers are never retyped: ops on memrefs are left as they are.
+// CHECK-LABEL: func.func @memrefs_untouched
+// CHECK-NOT: tosa.cast
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x4xf32>, memref<4x4xf32>) outs(%{{.*}} : memref<4x4xf32>)
+func.func @memrefs_untouched(%a: memref<4x4xf32>, %c: memref<4x4xf32>) {
+  linalg.matmul ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  return
+}
