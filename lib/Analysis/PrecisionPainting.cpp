@@ -340,8 +340,7 @@ void PrecisionPainting::paintBetweenLowOps() {
       if (!isFloatLike(operand.getType()) || isLowValue(operand))
         return false;
       Operation *producer = operand.getDefiningOp();
-      return !producer ||
-             getCategory(producer) != OpCategory::Materializable;
+      return !producer || getCategory(producer) != OpCategory::Materializable;
     });
     bool readInF32 = false;
     for (OpResult result : op->getResults())

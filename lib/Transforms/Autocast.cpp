@@ -70,7 +70,6 @@ private:
 
 } // namespace
 
-
 static Value getCastSource(Operation *op) {
   if (isa<tosa::CastOp, arith::ExtFOp, arith::TruncFOp>(op))
     return op->getOperand(0);
@@ -234,6 +233,13 @@ void AutocastRewriter::rewrite(Operation *op,
                                ArrayRef<Type> originalOperandTypes) {
   if (painting.isLow(op))
     return rewriteLowOp(op);
+  // A cast the input already has becomes a no-op when its operand now has
+  // the type it casts to.
+  if (painting.getCategory(op) == OpCategory::Cast &&
+      op->getOperand(0).getType() == op->getResult(0).getType()) {
+    op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+    return;
+  }
   // An f32 op reads every operand at the type it was written with.
   for (OpOperand &operand : op->getOpOperands()) {
     Type wanted = originalOperandTypes[operand.getOperandNumber()];
@@ -299,8 +305,7 @@ void AutocastRewriter::retypeLinalgPayload(linalg::LinalgOp op) {
     if (!usedInBody)
       continue;
     builder.setInsertionPointToStart(body);
-    Value widened =
-        arith::ExtFOp::create(builder, arg.getLoc(), oldType, arg);
+    Value widened = arith::ExtFOp::create(builder, arg.getLoc(), oldType, arg);
     arg.replaceAllUsesExcept(widened, widened.getDefiningOp());
     // A yield of the argument itself keeps the argument.
     Operation *terminator = body->getTerminator();
@@ -316,7 +321,8 @@ void AutocastRewriter::retypeLinalgPayload(linalg::LinalgOp op) {
     Type have = yielded.get().getType();
     if (have == wanted)
       continue;
-    auto haveFloat = cast<FloatType>(have), wantedFloat = cast<FloatType>(wanted);
+    auto haveFloat = cast<FloatType>(have),
+         wantedFloat = cast<FloatType>(wanted);
     Value converted =
         haveFloat.getWidth() > wantedFloat.getWidth()
             ? arith::TruncFOp::create(builder, terminator->getLoc(), wanted,
@@ -450,12 +456,12 @@ struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
     }
     if (failed(policy.applyList(allowOps, OpCategory::Allow, context,
                                 emitError)) ||
-        failed(policy.applyList(denyOps, OpCategory::Deny, context,
-                                emitError)) ||
+        failed(
+            policy.applyList(denyOps, OpCategory::Deny, context, emitError)) ||
         failed(policy.applyList(inferOps, OpCategory::Infer, context,
                                 emitError)) ||
-        failed(policy.applyList(clearOps, OpCategory::Clear, context,
-                                emitError)))
+        failed(
+            policy.applyList(clearOps, OpCategory::Clear, context, emitError)))
       return signalPassFailure();
 
     llvm::StringSet<> remarkedOps;

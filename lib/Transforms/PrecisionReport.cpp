@@ -112,9 +112,8 @@ static void print(raw_ostream &os, StringRef name,
   os << llvm::format("  %-10s %8s %8u\n", "unknown", "-", report.unknown);
   os << "  casts: " << report.casts << " (" << report.castBytes
      << " bytes written)\n";
-  double ratio = report.f32Bytes
-                     ? 100.0 * report.mixedBytes / report.f32Bytes
-                     : 100.0;
+  double ratio =
+      report.f32Bytes ? 100.0 * report.mixedBytes / report.f32Bytes : 100.0;
   os << "  activation bytes: f32 " << report.f32Bytes << ", mixed "
      << report.mixedBytes << llvm::format(" (%.1f%%)\n", ratio);
 }
@@ -126,9 +125,7 @@ struct PrecisionReportPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto emitError = [&] {
-      return module.emitError("amp-precision-report: ");
-    };
+    auto emitError = [&] { return module.emitError("amp-precision-report: "); };
     PrecisionPolicy policy = PrecisionPolicy::getDefault();
     if (!policyFile.empty() &&
         failed(policy.loadFile(policyFile, &getContext(), emitError)))

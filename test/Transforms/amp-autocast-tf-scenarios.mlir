@@ -133,6 +133,24 @@ func.func @existing_widening(%h: tensor<1x4x4xf16>) -> tensor<1x4x4xf32> {
 
 // -----
 
+// An f32 -> f16 cast in the input whose operand now runs low is folded away:
+// the f16 op reads the low value directly, with no f16 -> f32 -> f16 chain.
+// CHECK-LABEL: func.func @existing_cast_of_low_value
+// CHECK: %[[L:.*]] = tosa.tanh %{{.*}} : (tensor<1x4x4xf16>) -> tensor<1x4x4xf16>
+// CHECK-NOT: tosa.cast %[[L]]
+// CHECK: tosa.abs %[[L]] : (tensor<1x4x4xf16>) -> tensor<1x4x4xf16>
+func.func @existing_cast_of_low_value(%x: tensor<1x4x4xf32>) -> (tensor<1x4x4xf32>, tensor<1x4x4xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %x, %x, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %l = tosa.tanh %m : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %m2 = tosa.matmul %l, %l, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %c = tosa.cast %l : (tensor<1x4x4xf32>) -> tensor<1x4x4xf16>
+  %a = tosa.abs %c : (tensor<1x4x4xf16>) -> tensor<1x4x4xf16>
+  return %m2, %a : tensor<1x4x4xf32>, tensor<1x4x4xf16>
+}
+
+// -----
+
 // TF "NoAllow" (nothing to do without an allow op): the graph is unchanged.
 // CHECK-LABEL: func.func @no_allow
 // CHECK-NOT: tosa.cast

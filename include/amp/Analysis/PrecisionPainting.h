@@ -1,4 +1,5 @@
-//===- PrecisionPainting.h - global low/f32 decision per function -*- C++ -*-===//
+//===- PrecisionPainting.h - global low/f32 decision per function -*- C++
+//-*-===//
 //
 // Decides, for every op of a function, whether it runs in low precision or
 // in f32. One decision over the whole function (forward and backward

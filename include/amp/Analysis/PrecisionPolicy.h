@@ -66,10 +66,9 @@ public:
   /// Applies a JSON policy file. Errors name the file and, for syntax
   /// errors, the line and column; they are reported through `emitError`.
   /// `context` is used to check that every named op exists.
-  LogicalResult
-  loadFile(StringRef path, MLIRContext *context,
-           function_ref<InFlightDiagnostic()> emitError,
-           std::optional<std::string> *precision = nullptr);
+  LogicalResult loadFile(StringRef path, MLIRContext *context,
+                         function_ref<InFlightDiagnostic()> emitError,
+                         std::optional<std::string> *precision = nullptr);
 
   /// Moves each op of `opNames` to `category`, checking that it exists.
   LogicalResult applyList(ArrayRef<std::string> opNames, OpCategory category,

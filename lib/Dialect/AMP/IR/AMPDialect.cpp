@@ -71,8 +71,7 @@ LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
   Type type = func.getArgumentTypes()[argIndex];
   if (!isFloatValueType(type))
     return op->emitError() << "'" << name << "' argument " << argIndex
-                           << " must be a float scalar or tensor, got "
-                           << type;
+                           << " must be a float scalar or tensor, got " << type;
   if (func.getArgAttr(argIndex, kParamAttrName) &&
       func.getArgAttr(argIndex, kStateAttrName))
     return op->emitError() << "argument " << argIndex << " cannot be both '"
@@ -100,8 +99,7 @@ LogicalResult AMPDialect::verifyRegionResultAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a unit attribute";
     if (!isFloatValueType(type) || !isSingleElement(type))
       return op->emitError() << "'" << name << "' result " << resultIndex
-                             << " must be a single-element float, got "
-                             << type;
+                             << " must be a single-element float, got " << type;
     if (func.getResultAttr(resultIndex, kUpdateOfAttrName))
       return op->emitError() << "result " << resultIndex
                              << " cannot be both the loss and an update";
