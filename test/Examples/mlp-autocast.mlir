@@ -6,6 +6,9 @@
 // RUN: amp-opt %amp_src_root/examples/mlp/train_step.mlir --amp-autocast=precision=f16 | grep -c tosa.cast | FileCheck %s --check-prefix=NCAST
 // RUN: amp-opt %amp_src_root/examples/mlp/train_step.mlir --amp-autocast=precision=f16 --amp-precision-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: amp-opt %amp_src_root/examples/mlp/train_step.mlir --amp-autocast=precision=bf16 | FileCheck %s --check-prefix=BF16
+// The rewritten step still lowers to linalg, in both precisions.
+// RUN: amp-opt %amp_src_root/examples/mlp/train_step.mlir --amp-autocast=precision=f16 | amp-opt --tosa-to-linalg-pipeline -o /dev/null
+// RUN: amp-opt %amp_src_root/examples/mlp/train_step.mlir --amp-autocast=precision=bf16 | amp-opt --tosa-to-linalg-pipeline -o /dev/null
 
 // The signature is unchanged.
 // CHECK-LABEL: func.func @train_step

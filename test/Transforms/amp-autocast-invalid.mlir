@@ -11,6 +11,7 @@
 // RUN: amp-opt %t/option-unknown-op.mlir --amp-autocast="deny=tosa.nope" --verify-diagnostics
 // RUN: amp-opt %t/structural.mlir --amp-autocast="allow=func.call" --verify-diagnostics
 // RUN: amp-opt %t/report-policy.mlir --amp-precision-report="policy=%S/Inputs/policy-malformed.json" --verify-diagnostics
+// RUN: amp-opt %t/report-output.mlir --amp-precision-report="output=%t/no-such-dir/report.txt" --verify-diagnostics
 
 //--- precision.mlir
 // expected-error@+1 {{amp-autocast: unknown precision 'f17' (expected f16 or bf16)}}
@@ -62,5 +63,10 @@ module {
 
 //--- report-policy.mlir
 // expected-error-re@+1 {{amp-precision-report: malformed policy file '{{.*}}policy-malformed.json:3:9'}}
+module {
+}
+
+//--- report-output.mlir
+// expected-error-re@+1 {{amp-precision-report: cannot open output file '{{.*}}no-such-dir/report.txt'}}
 module {
 }
