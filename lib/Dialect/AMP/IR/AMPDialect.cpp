@@ -47,10 +47,72 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
   if (name == kParamAttrName || name == kStateAttrName)
     return op->emitError() << "'" << name
                            << "' is only valid on a function argument";
-  if (name == kLossAttrName || name == kUpdateOfAttrName)
+  if (name == kScalerAttrName || name == kWorkingCopyOfAttrName)
+    return op->emitError() << "'" << name
+                           << "' is only valid on a function argument";
+  if (name == kLossAttrName || name == kUpdateOfAttrName ||
+      name == kFoundInfAttrName)
     return op->emitError() << "'" << name
                            << "' is only valid on a function result";
   return op->emitError() << "unknown amp attribute '" << name << "'";
+}
+
+/// True for a rank-0 tensor of `elementType`.
+static bool isScalarTensorOf(Type type, Type elementType) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getRank() == 0 &&
+         tensor.getElementType() == elementType;
+}
+
+/// Checks an argument that carries loss-scaler state.
+static LogicalResult verifyScalerArgument(Operation *op, unsigned argIndex,
+                                          Attribute value, Type type) {
+  auto role = dyn_cast<StringAttr>(value);
+  MLIRContext *context = op->getContext();
+  if (!role || (role.getValue() != "scale" &&
+                role.getValue() != "growth_tracker" &&
+                role.getValue() != "hysteresis"))
+    return op->emitError()
+           << "'" << AMPDialect::kScalerAttrName << "' of argument " << argIndex
+           << " must be \"scale\", \"growth_tracker\" or \"hysteresis\"";
+  Type element = role.getValue() == "scale"
+                     ? Type(Float32Type::get(context))
+                     : Type(IntegerType::get(context, 32));
+  if (!isScalarTensorOf(type, element))
+    return op->emitError() << "loss-scaler " << role << " argument "
+                           << argIndex << " must be a tensor<" << element
+                           << ">, got " << type;
+  return success();
+}
+
+/// Checks an argument that holds the low-precision copy of a param.
+static LogicalResult verifyWorkingCopyArgument(FunctionOpInterface func,
+                                               unsigned argIndex,
+                                               Attribute value) {
+  auto index = dyn_cast<IntegerAttr>(value);
+  Operation *op = func.getOperation();
+  if (!index)
+    return op->emitError() << "'" << AMPDialect::kWorkingCopyOfAttrName
+                           << "' must be an integer argument index";
+  int64_t param = index.getInt();
+  int64_t numArgs = func.getNumArguments();
+  if (param < 0 || param >= numArgs ||
+      !func.getArgAttr(param, AMPDialect::kParamAttrName))
+    return op->emitError() << "'" << AMPDialect::kWorkingCopyOfAttrName
+                           << "' of argument " << argIndex << " names "
+                           << param << ", which is not an '"
+                           << AMPDialect::kParamAttrName << "' argument";
+  auto paramType = dyn_cast<TensorType>(func.getArgumentTypes()[param]);
+  auto copyType = dyn_cast<TensorType>(func.getArgumentTypes()[argIndex]);
+  auto copyElement =
+      copyType ? dyn_cast<FloatType>(copyType.getElementType()) : nullptr;
+  if (!paramType || !copyElement || copyElement.getWidth() != 16 ||
+      paramType.clone(copyElement) != copyType)
+    return op->emitError() << "working copy argument " << argIndex
+                           << " must have the shape of param " << param
+                           << " and a 16-bit float type, got "
+                           << func.getArgumentTypes()[argIndex];
+  return success();
 }
 
 LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
@@ -58,7 +120,8 @@ LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name != kParamAttrName && name != kStateAttrName)
+  if (name != kParamAttrName && name != kStateAttrName &&
+      name != kScalerAttrName && name != kWorkingCopyOfAttrName)
     return op->emitError() << "'" << name
                            << "' is not valid on an argument (argument "
                            << argIndex << ")";
@@ -66,12 +129,17 @@ LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
   if (!func)
     return op->emitError() << "'" << name
                            << "' is only valid on a function argument";
+  Type type = func.getArgumentTypes()[argIndex];
+  if (name == kScalerAttrName)
+    return verifyScalerArgument(op, argIndex, attr.getValue(), type);
+  if (name == kWorkingCopyOfAttrName)
+    return verifyWorkingCopyArgument(func, argIndex, attr.getValue());
   if (!isa<UnitAttr>(attr.getValue()))
     return op->emitError() << "'" << name << "' must be a unit attribute";
-  Type type = func.getArgumentTypes()[argIndex];
   if (!isFloatValueType(type))
     return op->emitError() << "'" << name << "' argument " << argIndex
-                           << " must be a float scalar or tensor, got " << type;
+                           << " must be a float scalar or tensor, got "
+                           << type;
   if (func.getArgAttr(argIndex, kParamAttrName) &&
       func.getArgAttr(argIndex, kStateAttrName))
     return op->emitError() << "argument " << argIndex << " cannot be both '"
@@ -85,7 +153,8 @@ LogicalResult AMPDialect::verifyRegionResultAttribute(Operation *op,
                                                       unsigned resultIndex,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name != kLossAttrName && name != kUpdateOfAttrName)
+  if (name != kLossAttrName && name != kUpdateOfAttrName &&
+      name != kFoundInfAttrName)
     return op->emitError() << "'" << name
                            << "' is not valid on a result (result "
                            << resultIndex << ")";
@@ -94,6 +163,14 @@ LogicalResult AMPDialect::verifyRegionResultAttribute(Operation *op,
     return op->emitError() << "'" << name
                            << "' is only valid on a function result";
   Type type = func.getResultTypes()[resultIndex];
+  if (name == kFoundInfAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    if (!isScalarTensorOf(type, IntegerType::get(op->getContext(), 1)))
+      return op->emitError() << "'" << name << "' result " << resultIndex
+                             << " must be a tensor<i1>, got " << type;
+    return success();
+  }
   if (name == kLossAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a unit attribute";
@@ -117,11 +194,13 @@ LogicalResult AMPDialect::verifyRegionResultAttribute(Operation *op,
                            << ", but the function has " << numArgs
                            << " arguments";
   if (!func.getArgAttr(arg, kParamAttrName) &&
-      !func.getArgAttr(arg, kStateAttrName))
+      !func.getArgAttr(arg, kStateAttrName) &&
+      !func.getArgAttr(arg, kScalerAttrName) &&
+      !func.getArgAttr(arg, kWorkingCopyOfAttrName))
     return op->emitError() << "'" << name << "' of result " << resultIndex
                            << " names argument " << arg
-                           << ", which is neither '" << kParamAttrName
-                           << "' nor '" << kStateAttrName << "'";
+                           << ", which is not a param, state, scaler or "
+                              "working copy";
   Type argType = func.getArgumentTypes()[arg];
   if (argType != type)
     return op->emitError() << "'" << name << "' result " << resultIndex

@@ -42,3 +42,80 @@ LogicalResult GradOp::verify() {
            << " of type " << argType;
   return success();
 }
+
+LogicalResult UnscaleOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  if (operands.empty())
+    return failure();
+  for (Value gradient : operands.drop_back())
+    inferredReturnTypes.push_back(gradient.getType());
+  inferredReturnTypes.push_back(
+      RankedTensorType::get({}, IntegerType::get(context, 1)));
+  return success();
+}
+
+LogicalResult UnscaleOp::verify() {
+  if (getGradients().empty())
+    return emitOpError("needs at least one gradient");
+  return success();
+}
+
+LogicalResult UpdateScaleOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  // found_inf, scale, growth tracker[, hysteresis tracker]: the state
+  // operands come back updated.
+  if (operands.size() < 3)
+    return failure();
+  for (Value state : operands.drop_front())
+    inferredReturnTypes.push_back(state.getType());
+  return success();
+}
+
+void UpdateScaleOp::build(OpBuilder &builder, OperationState &state,
+                          Value foundInf, Value scale, Value growthTracker,
+                          Value hysteresisTracker, float growthFactor,
+                          float backoffFactor, int64_t growthInterval,
+                          float minScale, float maxScale, int64_t hysteresis) {
+  SmallVector<Type, 3> types = {scale.getType(), growthTracker.getType()};
+  if (hysteresisTracker)
+    types.push_back(hysteresisTracker.getType());
+  build(builder, state, types, foundInf, scale, growthTracker,
+        hysteresisTracker, builder.getF32FloatAttr(growthFactor),
+        builder.getF32FloatAttr(backoffFactor),
+        builder.getI64IntegerAttr(growthInterval),
+        builder.getF32FloatAttr(minScale), builder.getF32FloatAttr(maxScale),
+        builder.getI64IntegerAttr(hysteresis));
+}
+
+LogicalResult UpdateScaleOp::verify() {
+  float growth = getGrowthFactor().convertToFloat();
+  float backoff = getBackoffFactor().convertToFloat();
+  float minScale = getMinScale().convertToFloat();
+  float maxScale = getMaxScale().convertToFloat();
+  if (!(growth >= 1.0f))
+    return emitOpError("growth_factor must be at least 1, got ") << growth;
+  if (!(backoff > 0.0f && backoff <= 1.0f))
+    return emitOpError("backoff_factor must be in (0, 1], got ") << backoff;
+  if (getGrowthInterval() < 1)
+    return emitOpError("growth_interval must be at least 1, got ")
+           << getGrowthInterval();
+  if (!(minScale >= 0.0f) || !(minScale <= maxScale))
+    return emitOpError("needs 0 <= min_scale <= max_scale, got ")
+           << minScale << " and " << maxScale;
+  if (getHysteresis() < 1)
+    return emitOpError("hysteresis must be at least 1, got ")
+           << getHysteresis();
+  bool hasTracker = static_cast<bool>(getHysteresisTracker());
+  if (hasTracker != (getHysteresis() > 1))
+    return emitOpError("takes a hysteresis tracker exactly when hysteresis > "
+                       "1 (hysteresis = ")
+           << getHysteresis() << ")";
+  if (hasTracker != static_cast<bool>(getNewHysteresisTracker()))
+    return emitOpError("returns a new hysteresis tracker exactly when it "
+                       "takes one");
+  return success();
+}

@@ -29,12 +29,19 @@ def AMP_Dialect : Dialect {
     | `amp.param` (unit) | function argument | trainable parameter, an f32 master weight |
     | `amp.state` (unit) | function argument | optimizer state (momentum, moments): stays f32 |
     | `amp.loss` (unit) | function result | the scalar loss |
-    | `amp.update_of = N` (i64) | function result | the new value of argument N (a param or a state) |
+    | `amp.update_of = N` (i64) | function result | the new value of argument N (a param, state, scaler or working copy) |
+    | `amp.scaler = "scale"` | function argument | the loss scale, `tensor<f32>` (added by `amp-loss-scaling`) |
+    | `amp.scaler = "growth_tracker"` | function argument | steps since the last overflow or growth, `tensor<i32>` |
+    | `amp.scaler = "hysteresis"` | function argument | overflows still tolerated before backing off, `tensor<i32>` |
+    | `amp.found_inf` (unit) | function result | this step's gradients overflowed and its updates were skipped, `tensor<i1>` |
+    | `amp.working_copy_of = N` (i64) | function argument | the low-precision working copy of param N, kept across steps (`amp-master-weights`) |
     | `amp.keep_f32` (unit) | operation | `amp-autocast` keeps this op in f32 |
     | `amp.force_low` (unit) | operation | `amp-autocast` runs this op in low precision |
 
-    Operations: `amp.loss_grad` (the backward seed) and `amp.grad` (marks
-    the full gradient of a parameter).
+    Operations: `amp.loss_grad` (the backward seed), `amp.grad` (marks
+    the full gradient of a parameter), and the loss-scaling ops that
+    `amp-loss-scaling` places: `amp.unscale`, `amp.update_scale` and
+    `amp.skip_if_inf`.
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
@@ -46,6 +53,10 @@ def AMP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kUpdateOfAttrName = "amp.update_of";
     static constexpr ::llvm::StringLiteral kKeepF32AttrName = "amp.keep_f32";
     static constexpr ::llvm::StringLiteral kForceLowAttrName = "amp.force_low";
+    static constexpr ::llvm::StringLiteral kScalerAttrName = "amp.scaler";
+    static constexpr ::llvm::StringLiteral kFoundInfAttrName = "amp.found_inf";
+    static constexpr ::llvm::StringLiteral kWorkingCopyOfAttrName =
+        "amp.working_copy_of";
   }];
 }
 

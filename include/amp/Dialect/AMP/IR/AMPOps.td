@@ -52,4 +52,114 @@ def AMP_GradOp : AMP_Op<"grad", [Pure, SameOperandsAndResultType]> {
   let hasFolder = 0;
 }
 
+// Rank-0 tensors that carry the loss-scaler state; buildable so that the
+// assembly formats need not spell their types.
+def AMP_ScalarF32Tensor : 0DTensorOf<[F32]> {
+  let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getF32Type())";
+}
+def AMP_ScalarI32Tensor : 0DTensorOf<[I32]> {
+  let builderCall =
+      "::mlir::RankedTensorType::get({}, $_builder.getIntegerType(32))";
+}
+def AMP_ScalarI1Tensor : 0DTensorOf<[I1]> {
+  let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getI1Type())";
+}
+
+def AMP_UnscaleOp : AMP_Op<"unscale", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "unscale all gradients and check them for inf/NaN at once";
+  let description = [{
+    Multiplies every gradient by `1 / scale` (computed in f32) and returns
+    the unscaled gradients together with `found_inf`, true when any element
+    of any gradient (as given, still scaled) is infinite or NaN. One op for
+    all gradients, so that it becomes one multi-tensor kernel (PyTorch's
+    `_amp_foreach_non_finite_check_and_unscale_`).
+
+    ```mlir
+    %g:2, %found_inf = amp.unscale %dw, %db by %scale
+        : tensor<784x256xf32>, tensor<1x256xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<TensorOf<[AnyFloat]>>:$gradients,
+                       AMP_ScalarF32Tensor:$scale);
+  let results = (outs Variadic<TensorOf<[AnyFloat]>>:$unscaled,
+                      AMP_ScalarI1Tensor:$found_inf);
+  let assemblyFormat = [{
+    $gradients `by` $scale attr-dict `:` type($gradients)
+  }];
+  let hasVerifier = 1;
+}
+
+def AMP_UpdateScaleOp : AMP_Op<"update_scale", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "dynamic loss-scale update (PyTorch GradScaler semantics)";
+  let description = [{
+    Computes the next loss scale and growth tracker from this step's
+    `found_inf`, as PyTorch's `torch._amp_update_scale_`:
+
+    * found inf: `scale = max(scale * backoff_factor, min_scale)`,
+      `tracker = 0`;
+    * otherwise `tracker += 1`, and when it reaches `growth_interval`:
+      `scale = min(scale * growth_factor, max_scale)` unless that product is
+      not finite (then the scale is kept), and `tracker = 0`.
+
+    With `hysteresis = H > 1` (DeepSpeed's delayed shift), the op also takes
+    and returns the number of overflows still tolerated: an overflow with
+    more than one left only decrements it (the scale is kept); the last one
+    backs off; a growth resets it to `H`.
+
+    ```mlir
+    %s, %t = amp.update_scale %found_inf, %scale, %tracker
+        {growth_factor = 2.0 : f32, backoff_factor = 0.5 : f32,
+         growth_interval = 2000 : i64, min_scale = 0.0 : f32,
+         max_scale = 0x7F800000 : f32, hysteresis = 1 : i64}
+    ```
+  }];
+  let arguments = (ins AMP_ScalarI1Tensor:$found_inf,
+                       AMP_ScalarF32Tensor:$scale,
+                       AMP_ScalarI32Tensor:$growth_tracker,
+                       Optional<AMP_ScalarI32Tensor>:$hysteresis_tracker,
+                       F32Attr:$growth_factor,
+                       F32Attr:$backoff_factor,
+                       I64Attr:$growth_interval,
+                       F32Attr:$min_scale,
+                       F32Attr:$max_scale,
+                       I64Attr:$hysteresis);
+  let results = (outs AMP_ScalarF32Tensor:$new_scale,
+                      AMP_ScalarI32Tensor:$new_growth_tracker,
+                      Optional<AMP_ScalarI32Tensor>:$new_hysteresis_tracker);
+  let assemblyFormat = [{
+    $found_inf `,` $scale `,` $growth_tracker (`,` $hysteresis_tracker^)?
+    attr-dict
+  }];
+  let builders = [
+    OpBuilder<(ins "Value":$foundInf, "Value":$scale, "Value":$growthTracker,
+                   "Value":$hysteresisTracker, "float":$growthFactor,
+                   "float":$backoffFactor, "int64_t":$growthInterval,
+                   "float":$minScale, "float":$maxScale,
+                   "int64_t":$hysteresis)>
+  ];
+  let hasVerifier = 1;
+}
+
+def AMP_SkipIfInfOp : AMP_Op<"skip_if_inf", [Pure,
+    AllTypesMatch<["old_value", "new_value", "result"]>]> {
+  let summary = "keep the old value of a param or state when found_inf is set";
+  let description = [{
+    Returns `old_value` when `found_inf` is true and `new_value` otherwise: a step whose
+    gradients overflowed leaves every parameter and optimizer state
+    bit-identical.
+
+    ```mlir
+    %w_next = amp.skip_if_inf %found_inf, %w, %w_updated : tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins AMP_ScalarI1Tensor:$found_inf, AnyType:$old_value,
+                       AnyType:$new_value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $found_inf `,` $old_value `,` $new_value attr-dict `:` type($result)
+  }];
+}
+
 #endif // AMP_DIALECT_AMP_IR_AMPOPS_TD
