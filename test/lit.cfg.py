@@ -18,6 +18,24 @@ config.substitutions.append(("%amp_src_root", config.amp_src_root))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# MLIR's CPU path from TOOLCHAIN.md: tensors to LLVM, for tests that execute
+# compiled graphs with mlir-runner.
+config.substitutions.append(("%cpu_pipeline", " ".join([
+    "'--one-shot-bufferize=bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map'",
+    "--buffer-deallocation-pipeline", "--convert-linalg-to-loops",
+    "--expand-strided-metadata", "--lower-affine", "--convert-scf-to-cf",
+    "--convert-math-to-llvm", "--convert-arith-to-llvm",
+    "--finalize-memref-to-llvm", "--convert-func-to-llvm",
+    "--convert-cf-to-llvm", "--convert-index-to-llvm",
+    "--reconcile-unrealized-casts"])))
+mlir_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(("%mlir_c_runner_utils",
+                             os.path.join(mlir_lib_dir, "libmlir_c_runner_utils.so")))
+config.substitutions.append(("%mlir_runner_utils",
+                             os.path.join(mlir_lib_dir, "libmlir_runner_utils.so")))
+
 tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
-tools = ["amp-opt", "split-file", ToolSubst("mlir-opt", "mlir-opt", unresolved="ignore")]
+tools = ["amp-opt", "split-file", "mlir-runner",
+         ToolSubst("mlir-opt", "mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -4,15 +4,23 @@
 #define AMP_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <limits>
+
 namespace mlir::amp {
 
 #define GEN_PASS_DECL
 #include "amp/Transforms/Passes.h.inc"
+
+/// Patterns lowering amp.unscale, amp.update_scale and amp.skip_if_inf to
+/// linalg, arith and tensor.
+void populateLowerScalingOpsPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "amp/Transforms/Passes.h.inc"

@@ -77,4 +77,97 @@ def PrecisionReportPass : Pass<"amp-precision-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def MasterWeightsPass : Pass<"amp-master-weights", "::mlir::ModuleOp"> {
+  let summary = "Keep f32 master weights with one low-precision working copy";
+  let description = [{
+    In every training step, each `amp.param` argument stays the f32
+    master: the optimizer reads and updates it in f32. Its uses in the low
+    precision part read one working copy per low type, made once at the top
+    of the step and shared by forward and backward (duplicate casts of a
+    param are merged into it).
+
+    With `cache-working-copy`, the copy becomes step state, as in Apex's O2:
+    a new argument `amp.working_copy_of = N` carries it in, and when param
+    N has an `amp.update_of` result, a new result (marked `amp.update_of`
+    the new argument) returns the cast of the updated master, so the next
+    step does not cast again. The caller initializes the copy once as the
+    cast of the master.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"cacheWorkingCopy", "cache-working-copy", "bool",
+           /*default=*/"false",
+           "Keep the low-precision working copies as step state (Apex O2)">,
+  ];
+}
+
+def LossScalingPass : Pass<"amp-loss-scaling", "::mlir::ModuleOp"> {
+  let summary = "Scale the loss seed, unscale and check gradients, skip "
+                "updates on overflow, update the scale";
+  let description = [{
+    Makes FP16 training robust to gradient underflow, with PyTorch
+    GradScaler's semantics, entirely inside the step (no host sync):
+
+    * the `amp.loss_grad` seed becomes the loss scale S, so every gradient
+      is computed scaled by S;
+    * one `amp.unscale` after the last `amp.grad` multiplies all gradients
+      by 1/S and sets `found_inf` if any is inf or NaN; the optimizer reads
+      the unscaled gradients (optimizer ops placed before the last
+      `amp.grad` are moved after the unscale);
+    * every `amp.update_of` result becomes `amp.skip_if_inf`: on overflow
+      each param and state is returned unchanged;
+    * `mode=dynamic` adds the scale state to the signature and updates it
+      with `amp.update_scale`. New arguments, after the others: the scale
+      `tensor<f32> {amp.scaler = "scale"}`, the growth tracker
+      `tensor<i32> {amp.scaler = "growth_tracker"}` and, when hysteresis >
+      1, `tensor<i32> {amp.scaler = "hysteresis"}`. New results, after the
+      others: the next value of each (marked `amp.update_of` its argument)
+      and `tensor<i1> {amp.found_inf}`. The function gets `amp.initial_scale` (the `scale`
+      option) for the caller to start from (and `amp.initial_hysteresis`
+      when hysteresis > 1);
+    * `mode=static` scales by the constant `scale` (still skipping on
+      overflow and returning `found_inf`); `mode=none` changes nothing.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"dynamic\"",
+           "dynamic, static or none">,
+    Option<"scale", "scale", "float", /*default=*/"65536.0f",
+           "Initial scale (dynamic) or the constant scale (static)">,
+    Option<"growthFactor", "growth-factor", "float", /*default=*/"2.0f",
+           "Scale multiplier after growth-interval steps without overflow">,
+    Option<"backoffFactor", "backoff-factor", "float", /*default=*/"0.5f",
+           "Scale multiplier on overflow">,
+    Option<"growthInterval", "growth-interval", "int64_t",
+           /*default=*/"2000",
+           "Steps without overflow before the scale grows">,
+    Option<"minScale", "min-scale", "float", /*default=*/"0.0f",
+           "The scale never backs off below this">,
+    Option<"maxScale", "max-scale", "float",
+           /*default=*/"std::numeric_limits<float>::infinity()",
+           "The scale never grows above this">,
+    Option<"hysteresis", "hysteresis", "int64_t", /*default=*/"1",
+           "Overflows tolerated before backing off (DeepSpeed); 1 backs off "
+           "on every overflow">,
+  ];
+}
+
+def LowerScalingOpsPass : Pass<"amp-lower-scaling-ops"> {
+  let summary = "Lower amp.unscale, amp.update_scale and amp.skip_if_inf to "
+                "linalg, arith and tensor";
+  let description = [{
+    Rewrites the loss-scaling ops into upstream ops on tensors, ready for
+    one-shot bufferization and the CPU or GPU pipelines: the unscale into
+    one elementwise linalg.generic per gradient and one any-non-finite
+    reduction chained over all gradients, the scale update and the skip
+    into scalar arith on extracted values.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD

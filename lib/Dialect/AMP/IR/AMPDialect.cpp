@@ -44,6 +44,21 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
                              << kForceLowAttrName << "' cannot both be set";
     return success();
   }
+  if (name == kInitialScaleAttrName || name == kInitialHysteresisAttrName) {
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' is only valid on a function";
+    if (name == kInitialScaleAttrName) {
+      auto scale = dyn_cast<FloatAttr>(attr.getValue());
+      if (!scale || !scale.getType().isF32() ||
+          !(scale.getValueAsDouble() > 0.0))
+        return op->emitError() << "'" << name << "' must be a positive f32";
+      return success();
+    }
+    auto count = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!count || count.getInt() < 1)
+      return op->emitError() << "'" << name << "' must be an integer >= 1";
+    return success();
+  }
   if (name == kParamAttrName || name == kStateAttrName)
     return op->emitError() << "'" << name
                            << "' is only valid on a function argument";

@@ -35,6 +35,8 @@ def AMP_Dialect : Dialect {
     | `amp.scaler = "hysteresis"` | function argument | overflows still tolerated before backing off, `tensor<i32>` |
     | `amp.found_inf` (unit) | function result | this step's gradients overflowed and its updates were skipped, `tensor<i1>` |
     | `amp.working_copy_of = N` (i64) | function argument | the low-precision working copy of param N, kept across steps (`amp-master-weights`) |
+    | `amp.initial_scale` (f32) | function | the loss scale to start training from |
+    | `amp.initial_hysteresis` (i64) | function | the hysteresis tracker to start from |
     | `amp.keep_f32` (unit) | operation | `amp-autocast` keeps this op in f32 |
     | `amp.force_low` (unit) | operation | `amp-autocast` runs this op in low precision |
 
@@ -57,6 +59,10 @@ def AMP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kFoundInfAttrName = "amp.found_inf";
     static constexpr ::llvm::StringLiteral kWorkingCopyOfAttrName =
         "amp.working_copy_of";
+    static constexpr ::llvm::StringLiteral kInitialScaleAttrName =
+        "amp.initial_scale";
+    static constexpr ::llvm::StringLiteral kInitialHysteresisAttrName =
+        "amp.initial_hysteresis";
   }];
 }
 

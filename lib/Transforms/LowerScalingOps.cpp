@@ -1,0 +1,224 @@
+//===- LowerScalingOps.cpp - loss-scaling ops to linalg/arith/tensor ------===//
+//
+// Gives the loss-scaling ops a meaning in upstream dialects on tensors, so
+// that the CPU and GPU pipelines compile them like the rest of the step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Transforms/Passes.h"
+
+#include "amp/Dialect/AMP/IR/AMPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_LOWERSCALINGOPSPASS
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+static Value extractScalar(OpBuilder &builder, Location loc, Value tensor) {
+  return tensor::ExtractOp::create(builder, loc, tensor, ValueRange{});
+}
+
+static Value toScalarTensor(OpBuilder &builder, Location loc, Value scalar) {
+  return tensor::FromElementsOp::create(
+      builder, loc, RankedTensorType::get({}, scalar.getType()), scalar);
+}
+
+/// Converts a float scalar between widths (a no-op when they match).
+static Value convertFloat(OpBuilder &builder, Location loc, Value value,
+                          Type type) {
+  auto from = cast<FloatType>(value.getType());
+  auto to = cast<FloatType>(type);
+  if (from == to)
+    return value;
+  if (from.getWidth() < to.getWidth())
+    return arith::ExtFOp::create(builder, loc, to, value);
+  return arith::TruncFOp::create(builder, loc, to, value);
+}
+
+namespace {
+
+/// grads * (1 / scale) elementwise, and any(!isfinite(grad)) reduced over
+/// every gradient into one flag.
+struct LowerUnscale : OpRewritePattern<UnscaleOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(UnscaleOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value scale = extractScalar(rewriter, loc, op.getScale());
+    Value one = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getF32FloatAttr(1.0f));
+    Value inverse = arith::DivFOp::create(rewriter, loc, one, scale);
+    Value flag = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, rewriter.getI1Type()),
+                               false));
+
+    SmallVector<Value> unscaled;
+    for (Value grad : op.getGradients()) {
+      auto type = cast<RankedTensorType>(grad.getType());
+      Type element = type.getElementType();
+      unsigned rank = type.getRank();
+      AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+      AffineMap toScalar = AffineMap::get(rank, 0, rewriter.getContext());
+
+      Value init = tensor::EmptyOp::create(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, grad), element);
+      SmallVector<utils::IteratorType> parallel(rank,
+                                                utils::IteratorType::parallel);
+      auto scaled = linalg::GenericOp::create(
+          rewriter, loc, type, grad, init,
+          ArrayRef<AffineMap>{identity, identity}, parallel,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value wide = convertFloat(b, l, args[0], f32);
+            Value product = arith::MulFOp::create(b, l, wide, inverse);
+            linalg::YieldOp::create(b, l,
+                                    convertFloat(b, l, product, element));
+          });
+      unscaled.push_back(scaled.getResult(0));
+
+      SmallVector<utils::IteratorType> reduction(
+          rank, utils::IteratorType::reduction);
+      auto anyNonFinite = linalg::GenericOp::create(
+          rewriter, loc, flag.getType(), grad, flag,
+          ArrayRef<AffineMap>{identity, toScalar}, reduction,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            // |x| >= inf, unordered: true for +-inf and for NaN.
+            Value magnitude = math::AbsFOp::create(b, l, args[0]);
+            Value infinity = arith::ConstantOp::create(
+                b, l,
+                b.getFloatAttr(element, APFloat::getInf(
+                                            cast<FloatType>(element)
+                                                .getFloatSemantics())));
+            Value nonFinite = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::UGE, magnitude, infinity);
+            linalg::YieldOp::create(
+                b, l, arith::OrIOp::create(b, l, args[1], nonFinite).getResult());
+          });
+      flag = anyNonFinite.getResult(0);
+    }
+    unscaled.push_back(flag);
+    rewriter.replaceOp(op, unscaled);
+    return success();
+  }
+};
+
+/// PyTorch's _amp_update_scale_ with min/max scale and DeepSpeed's
+/// hysteresis, on extracted scalars.
+struct LowerUpdateScale : OpRewritePattern<UpdateScaleOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(UpdateScaleOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto f32Const = [&](const APFloat &value) -> Value {
+      return arith::ConstantOp::create(
+          rewriter, loc, rewriter.getF32FloatAttr(value.convertToFloat()));
+    };
+    auto i32Const = [&](int64_t value) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getI32IntegerAttr(value));
+    };
+    auto select = [&](Value condition, Value ifTrue, Value ifFalse) -> Value {
+      return arith::SelectOp::create(rewriter, loc, condition, ifTrue, ifFalse);
+    };
+
+    Value foundInf = extractScalar(rewriter, loc, op.getFoundInf());
+    Value scale = extractScalar(rewriter, loc, op.getScale());
+    Value tracker = extractScalar(rewriter, loc, op.getGrowthTracker());
+    Value zero = i32Const(0);
+
+    // Overflow: back off, never below min_scale.
+    Value backedOff = arith::MaximumFOp::create(
+        rewriter, loc,
+        arith::MulFOp::create(rewriter, loc, scale,
+                              f32Const(op.getBackoffFactor())),
+        f32Const(op.getMinScale()));
+    Value scaleOnInf = backedOff;
+
+    // No overflow: count, and grow at the interval unless the grown scale
+    // is not finite; never above max_scale.
+    Value succeeded =
+        arith::AddIOp::create(rewriter, loc, tracker, i32Const(1));
+    Value atInterval = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, succeeded,
+        i32Const(op.getGrowthInterval()));
+    Value grown = arith::MulFOp::create(rewriter, loc, scale,
+                                        f32Const(op.getGrowthFactor()));
+    Value grownIsFinite = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OLT,
+        math::AbsFOp::create(rewriter, loc, grown),
+        f32Const(APFloat::getInf(APFloat::IEEEsingle())));
+    Value capped = arith::MinimumFOp::create(rewriter, loc, grown,
+                                             f32Const(op.getMaxScale()));
+    Value scaleOnGrowth = select(grownIsFinite, capped, scale);
+    Value scaleOnFinite = select(atInterval, scaleOnGrowth, scale);
+    Value trackerOnFinite = select(atInterval, zero, succeeded);
+
+    SmallVector<Value> results;
+    if (Value hysteresis = op.getHysteresisTracker()) {
+      // While more than one overflow is tolerated, an overflow only
+      // decrements the count; a growth resets it.
+      Value left = extractScalar(rewriter, loc, hysteresis);
+      Value tolerated = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sgt, left, i32Const(1));
+      scaleOnInf = select(tolerated, scale, backedOff);
+      Value leftOnInf = select(
+          tolerated, arith::SubIOp::create(rewriter, loc, left, i32Const(1)),
+          left);
+      Value leftOnFinite =
+          select(atInterval, i32Const(op.getHysteresis()), left);
+      results.push_back(select(foundInf, scaleOnInf, scaleOnFinite));
+      results.push_back(select(foundInf, zero, trackerOnFinite));
+      results.push_back(select(foundInf, leftOnInf, leftOnFinite));
+    } else {
+      results.push_back(select(foundInf, scaleOnInf, scaleOnFinite));
+      results.push_back(select(foundInf, zero, trackerOnFinite));
+    }
+    for (Value &result : results)
+      result = toScalarTensor(rewriter, loc, result);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct LowerSkipIfInf : OpRewritePattern<SkipIfInfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SkipIfInfOp op,
+                                PatternRewriter &rewriter) const override {
+    Value foundInf = extractScalar(rewriter, op.getLoc(), op.getFoundInf());
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, foundInf, op.getOldValue(),
+                                                 op.getNewValue());
+    return success();
+  }
+};
+
+struct LowerScalingOpsPass
+    : public amp::impl::LowerScalingOpsPassBase<LowerScalingOpsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateLowerScalingOpsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::amp::populateLowerScalingOpsPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerUnscale, LowerUpdateScale, LowerSkipIfInf>(
+      patterns.getContext());
+}
