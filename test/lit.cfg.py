@@ -23,7 +23,8 @@ llvm_config.use_default_substitutions()
 config.substitutions.append(("%cpu_pipeline", " ".join([
     "'--one-shot-bufferize=bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map'",
-    "--buffer-deallocation-pipeline", "--convert-linalg-to-loops",
+    "--buffer-deallocation-pipeline", "--convert-bufferization-to-memref",
+    "--convert-linalg-to-loops",
     "--expand-strided-metadata", "--lower-affine", "--convert-scf-to-cf",
     "--convert-math-to-llvm", "--convert-arith-to-llvm",
     "--finalize-memref-to-llvm", "--convert-func-to-llvm",

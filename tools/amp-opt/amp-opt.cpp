@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -17,6 +18,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::amp::registerAMPPasses();
+  mlir::amp::registerAMPPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -18,9 +18,8 @@ namespace mlir::amp {
 #define GEN_PASS_DECL
 #include "amp/Transforms/Passes.h.inc"
 
-/// Patterns lowering amp.unscale, amp.update_scale and amp.skip_if_inf to
-/// linalg, arith and tensor.
-void populateLowerScalingOpsPatterns(RewritePatternSet &patterns);
+/// Patterns lowering every amp op to linalg, arith and tensor.
+void populateLowerAMPOpsPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "amp/Transforms/Passes.h.inc"

@@ -154,15 +154,18 @@ def LossScalingPass : Pass<"amp-loss-scaling", "::mlir::ModuleOp"> {
   ];
 }
 
-def LowerScalingOpsPass : Pass<"amp-lower-scaling-ops"> {
-  let summary = "Lower amp.unscale, amp.update_scale and amp.skip_if_inf to "
-                "linalg, arith and tensor";
+def LowerAMPOpsPass : Pass<"amp-lower-ops"> {
+  let summary = "Lower every amp op to linalg, arith and tensor";
   let description = [{
-    Rewrites the loss-scaling ops into upstream ops on tensors, ready for
-    one-shot bufferization and the CPU or GPU pipelines: the unscale into
-    one elementwise linalg.generic per gradient and one any-non-finite
-    reduction chained over all gradients, the scale update and the skip
-    into scalar arith on extracted values.
+    Gives the amp ops their meaning in upstream dialects on tensors, ready
+    for one-shot bufferization and the CPU or GPU pipelines:
+
+    * `amp.grad` is its operand; `amp.loss_grad` is 1.0 of the loss type;
+    * `amp.unscale` is one elementwise linalg.generic per gradient
+      (multiply by 1/scale in f32) and one any-non-finite reduction chained
+      over all gradients (`|x| >= inf`, unordered, so NaN counts);
+    * `amp.update_scale` and `amp.skip_if_inf` are scalar arith on
+      extracted values.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

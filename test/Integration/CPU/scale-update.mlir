@@ -1,7 +1,7 @@
-// Executes amp.update_scale, lowered by --amp-lower-scaling-ops and compiled
+// Executes amp.update_scale, lowered by --amp-lower-ops and compiled
 // with MLIR's CPU pipeline: the sequences of the loss-scaling issue and
 // PyTorch's GradScaler semantics, with exact (power-of-two) values.
-// RUN: amp-opt %s --amp-lower-scaling-ops | amp-opt %cpu_pipeline \
+// RUN: amp-opt %s --amp-lower-ops | amp-opt %cpu_pipeline \
 // RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_c_runner_utils \
 // RUN:   | FileCheck %s
 

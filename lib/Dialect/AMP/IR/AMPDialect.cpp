@@ -18,19 +18,22 @@ void AMPDialect::initialize() {
       >();
 }
 
-/// True for a float scalar or a tensor of floats.
+// Markers stay valid through bufferization: where a tensor is expected, a
+// memref of the same shape and element type is accepted.
+
+/// True for a float scalar or a tensor (or buffer) of floats.
 static bool isFloatValueType(Type type) {
-  if (auto shaped = dyn_cast<TensorType>(type))
+  if (auto shaped = dyn_cast<ShapedType>(type))
     type = shaped.getElementType();
   return isa<FloatType>(type);
 }
 
 /// True when a value of `type` holds exactly one element.
 static bool isSingleElement(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped)
     return isa<FloatType>(type);
-  return tensor.hasStaticShape() && tensor.getNumElements() == 1;
+  return shaped.hasStaticShape() && shaped.getNumElements() == 1;
 }
 
 LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
@@ -72,11 +75,11 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown amp attribute '" << name << "'";
 }
 
-/// True for a rank-0 tensor of `elementType`.
+/// True for a rank-0 tensor (or buffer) of `elementType`.
 static bool isScalarTensorOf(Type type, Type elementType) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.getRank() == 0 &&
-         tensor.getElementType() == elementType;
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && shaped.hasRank() && shaped.getRank() == 0 &&
+         shaped.getElementType() == elementType;
 }
 
 /// Checks an argument that carries loss-scaler state.
@@ -117,8 +120,8 @@ static LogicalResult verifyWorkingCopyArgument(FunctionOpInterface func,
                            << "' of argument " << argIndex << " names "
                            << param << ", which is not an '"
                            << AMPDialect::kParamAttrName << "' argument";
-  auto paramType = dyn_cast<TensorType>(func.getArgumentTypes()[param]);
-  auto copyType = dyn_cast<TensorType>(func.getArgumentTypes()[argIndex]);
+  auto paramType = dyn_cast<ShapedType>(func.getArgumentTypes()[param]);
+  auto copyType = dyn_cast<ShapedType>(func.getArgumentTypes()[argIndex]);
   auto copyElement =
       copyType ? dyn_cast<FloatType>(copyType.getElementType()) : nullptr;
   if (!paramType || !copyElement || copyElement.getWidth() != 16 ||

@@ -1,7 +1,7 @@
-//===- LowerScalingOps.cpp - loss-scaling ops to linalg/arith/tensor ------===//
+//===- LowerAMPOps.cpp - amp ops to linalg, arith and tensor --------------===//
 //
-// Gives the loss-scaling ops a meaning in upstream dialects on tensors, so
-// that the CPU and GPU pipelines compile them like the rest of the step.
+// Gives the amp ops a meaning in upstream dialects on tensors, so that the
+// CPU and GPU pipelines compile them like the rest of the step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::amp {
-#define GEN_PASS_DEF_LOWERSCALINGOPSPASS
+#define GEN_PASS_DEF_LOWERAMPOPSPASS
 #include "amp/Transforms/Passes.h.inc"
 } // namespace mlir::amp
 
@@ -206,11 +206,38 @@ struct LowerSkipIfInf : OpRewritePattern<SkipIfInfOp> {
   }
 };
 
-struct LowerScalingOpsPass
-    : public amp::impl::LowerScalingOpsPassBase<LowerScalingOpsPass> {
+/// The gradient marker is the identity.
+struct LowerGrad : OpRewritePattern<GradOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GradOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.getGradient());
+    return success();
+  }
+};
+
+/// dL/dL = 1.
+struct LowerLossGrad : OpRewritePattern<LossGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LossGradOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    auto element = cast<FloatType>(getElementTypeOrSelf(type));
+    TypedAttr one = rewriter.getFloatAttr(element, 1.0);
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      one = DenseElementsAttr::get(shaped, one);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, one);
+    return success();
+  }
+};
+
+struct LowerAMPOpsPass
+    : public amp::impl::LowerAMPOpsPassBase<LowerAMPOpsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateLowerScalingOpsPatterns(patterns);
+    populateLowerAMPOpsPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
@@ -218,7 +245,7 @@ struct LowerScalingOpsPass
 
 } // namespace
 
-void mlir::amp::populateLowerScalingOpsPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerUnscale, LowerUpdateScale, LowerSkipIfInf>(
-      patterns.getContext());
+void mlir::amp::populateLowerAMPOpsPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerGrad, LowerLossGrad, LowerUnscale, LowerUpdateScale,
+               LowerSkipIfInf>(patterns.getContext());
 }

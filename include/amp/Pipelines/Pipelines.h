@@ -1,0 +1,82 @@
+//===- Pipelines.h - the amp pass pipelines ---------------------*- C++ -*-===//
+
+#ifndef AMP_PIPELINES_PIPELINES_H
+#define AMP_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <limits>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::amp {
+
+/// Options of `--amp-pipeline`: those of autocast, master weights and loss
+/// scaling, with loss scaling chosen from the precision by default.
+struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
+  Option<std::string> precision{*this, "precision",
+                                llvm::cl::desc("Low-precision type: f16 or bf16"),
+                                llvm::cl::init("f16")};
+  ListOption<std::string> allowOps{
+      *this, "allow", llvm::cl::desc("Op names moved to the allow category")};
+  ListOption<std::string> denyOps{
+      *this, "deny", llvm::cl::desc("Op names moved to the deny category")};
+  ListOption<std::string> inferOps{
+      *this, "infer", llvm::cl::desc("Op names moved to the infer category")};
+  ListOption<std::string> clearOps{
+      *this, "clear", llvm::cl::desc("Op names moved to the clear category")};
+  Option<std::string> policyFile{*this, "policy",
+                                 llvm::cl::desc("JSON policy file")};
+  Option<std::string> castDialect{
+      *this, "cast-dialect",
+      llvm::cl::desc("Casts on tensors: tosa or arith"), llvm::cl::init("tosa")};
+  Option<bool> cacheWorkingCopy{
+      *this, "cache-working-copy",
+      llvm::cl::desc("Keep low-precision working copies as step state (O2)"),
+      llvm::cl::init(false)};
+  Option<std::string> lossScaling{
+      *this, "loss-scaling",
+      llvm::cl::desc("auto (f16: dynamic, bf16: none), dynamic, static or "
+                     "none"),
+      llvm::cl::init("auto")};
+  Option<float> scale{*this, "scale",
+                      llvm::cl::desc("Initial (dynamic) or constant (static) "
+                                     "loss scale"),
+                      llvm::cl::init(65536.0f)};
+  Option<float> growthFactor{*this, "growth-factor",
+                             llvm::cl::desc("Scale growth factor"),
+                             llvm::cl::init(2.0f)};
+  Option<float> backoffFactor{*this, "backoff-factor",
+                              llvm::cl::desc("Scale backoff factor"),
+                              llvm::cl::init(0.5f)};
+  Option<int64_t> growthInterval{
+      *this, "growth-interval",
+      llvm::cl::desc("Steps without overflow before growth"),
+      llvm::cl::init(2000)};
+  Option<float> minScale{*this, "min-scale",
+                         llvm::cl::desc("Lower bound of the scale"),
+                         llvm::cl::init(0.0f)};
+  Option<float> maxScale{*this, "max-scale",
+                         llvm::cl::desc("Upper bound of the scale"),
+                         llvm::cl::init(std::numeric_limits<float>::infinity())};
+  Option<int64_t> hysteresis{
+      *this, "hysteresis",
+      llvm::cl::desc("Overflows tolerated before backing off"),
+      llvm::cl::init(1)};
+};
+
+/// The loss-scaling mode `options` ask for, with `auto` resolved from the
+/// precision.
+std::string resolveLossScalingMode(const AMPPipelineOptions &options);
+
+/// autocast, cleanup (canonicalize, CSE), master weights, loss scaling.
+void buildAMPPipeline(OpPassManager &pm, const AMPPipelineOptions &options);
+
+/// Registers `--amp-pipeline`.
+void registerAMPPipelines();
+
+} // namespace mlir::amp
+
+#endif // AMP_PIPELINES_PIPELINES_H

@@ -1,0 +1,57 @@
+//===- Pipelines.cpp - the amp pass pipelines -----------------------------===//
+
+#include "amp/Pipelines/Pipelines.h"
+
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+std::string mlir::amp::resolveLossScalingMode(const AMPPipelineOptions &options) {
+  if (options.lossScaling != "auto")
+    return options.lossScaling;
+  // BF16 has f32's exponent range: gradients do not underflow.
+  return options.precision == "bf16" ? "none" : "dynamic";
+}
+
+void mlir::amp::buildAMPPipeline(OpPassManager &pm,
+                                 const AMPPipelineOptions &options) {
+  AutocastPassOptions autocast;
+  autocast.precision = options.precision;
+  autocast.allowOps.assign(options.allowOps.begin(), options.allowOps.end());
+  autocast.denyOps.assign(options.denyOps.begin(), options.denyOps.end());
+  autocast.inferOps.assign(options.inferOps.begin(), options.inferOps.end());
+  autocast.clearOps.assign(options.clearOps.begin(), options.clearOps.end());
+  autocast.policyFile = options.policyFile;
+  autocast.castDialect = options.castDialect;
+  pm.addPass(createAutocastPass(autocast));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  MasterWeightsPassOptions masterWeights;
+  masterWeights.cacheWorkingCopy = options.cacheWorkingCopy;
+  pm.addPass(createMasterWeightsPass(masterWeights));
+
+  LossScalingPassOptions lossScaling;
+  lossScaling.mode = resolveLossScalingMode(options);
+  lossScaling.scale = options.scale;
+  lossScaling.growthFactor = options.growthFactor;
+  lossScaling.backoffFactor = options.backoffFactor;
+  lossScaling.growthInterval = options.growthInterval;
+  lossScaling.minScale = options.minScale;
+  lossScaling.maxScale = options.maxScale;
+  lossScaling.hysteresis = options.hysteresis;
+  pm.addPass(createLossScalingPass(lossScaling));
+}
+
+void mlir::amp::registerAMPPipelines() {
+  PassPipelineRegistration<AMPPipelineOptions>(
+      "amp-pipeline",
+      "Mixed-precision training: autocast, cleanup, f32 master weights and "
+      "loss scaling",
+      buildAMPPipeline);
+}
