@@ -42,7 +42,7 @@ func.func @update_out_of_range(%w: tensor<4xf32> {amp.param}) -> (tensor<4xf32> 
 
 // -----
 
-// expected-error@+1 {{'amp.update_of' of result 0 names argument 0, which is neither 'amp.param' nor 'amp.state'}}
+// expected-error@+1 {{'amp.update_of' of result 0 names argument 0, which is not a param, state, scaler or working copy}}
 func.func @update_of_plain_argument(%w: tensor<4xf32>) -> (tensor<4xf32> {amp.update_of = 0 : i64}) {
   return %w : tensor<4xf32>
 }
@@ -145,5 +145,118 @@ func.func @grad_wrong_type(%w: tensor<4xf32> {amp.param}, %d: tensor<8xf32>) {
 func.func @grad_not_float(%w: tensor<4xf32> {amp.param}, %d: tensor<4xi32>) {
   // expected-error@+1 {{'amp.grad' op operand #0 must be float scalar or tensor of floats}}
   %g = amp.grad %d {param = 0 : i64} : tensor<4xi32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'amp.scaler' of argument 0 must be "scale", "growth_tracker" or "hysteresis"}}
+func.func @scaler_role(%s: tensor<f32> {amp.scaler = "speed"}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{loss-scaler "scale" argument 0 must be a 'tensor<f32>', got 'tensor<1xf32>'}}
+func.func @scaler_type(%s: tensor<1xf32> {amp.scaler = "scale"}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{loss-scaler "growth_tracker" argument 0 must be a 'tensor<i32>', got 'tensor<f32>'}}
+func.func @tracker_type(%s: tensor<f32> {amp.scaler = "growth_tracker"}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'amp.found_inf' result 0 must be a tensor<i1>, got 'tensor<i32>'}}
+func.func @found_inf_type(%s: tensor<i32>) -> (tensor<i32> {amp.found_inf}) {
+  return %s : tensor<i32>
+}
+
+// -----
+
+// expected-error@+1 {{'amp.working_copy_of' of argument 1 names 0, which is not an 'amp.param' argument}}
+func.func @copy_of_non_param(%w: tensor<4xf32>, %c: tensor<4xf16> {amp.working_copy_of = 0 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{working copy argument 1 must have the shape of param 0 and a 16-bit float type, got 'tensor<8xf16>'}}
+func.func @copy_shape(%w: tensor<4xf32> {amp.param}, %c: tensor<8xf16> {amp.working_copy_of = 0 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'amp.initial_scale' must be a positive f32}}
+func.func @initial_scale(%w: tensor<4xf32>) attributes {amp.initial_scale = -1.0 : f32} {
+  return
+}
+
+// -----
+
+func.func @initial_scale_on_op(%w: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'amp.initial_scale' is only valid on a function}}
+  %0 = tosa.abs %w {amp.initial_scale = 1.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @unscale_empty(%s: tensor<f32>) {
+  // expected-error@+1 {{'amp.unscale' op needs at least one gradient}}
+  %inf = "amp.unscale"(%s) : (tensor<f32>) -> tensor<i1>
+  return
+}
+
+// -----
+
+func.func @update_scale_backoff(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i32>) {
+  // expected-error@+1 {{'amp.update_scale' op backoff_factor must be in (0, 1], got 2.000000e+00}}
+  %a, %b = amp.update_scale %inf, %s, %t {growth_factor = 2.0 : f32, backoff_factor = 2.0 : f32, growth_interval = 2000 : i64, min_scale = 0.0 : f32, max_scale = 0x7F800000 : f32, hysteresis = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @update_scale_growth(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i32>) {
+  // expected-error@+1 {{'amp.update_scale' op growth_factor must be at least 1, got 5.000000e-01}}
+  %a, %b = amp.update_scale %inf, %s, %t {growth_factor = 0.5 : f32, backoff_factor = 0.5 : f32, growth_interval = 2000 : i64, min_scale = 0.0 : f32, max_scale = 0x7F800000 : f32, hysteresis = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @update_scale_interval(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i32>) {
+  // expected-error@+1 {{'amp.update_scale' op growth_interval must be at least 1, got 0}}
+  %a, %b = amp.update_scale %inf, %s, %t {growth_factor = 2.0 : f32, backoff_factor = 0.5 : f32, growth_interval = 0 : i64, min_scale = 0.0 : f32, max_scale = 0x7F800000 : f32, hysteresis = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @update_scale_bounds(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i32>) {
+  // expected-error@+1 {{'amp.update_scale' op needs 0 <= min_scale <= max_scale, got 8.000000e+00 and 4.000000e+00}}
+  %a, %b = amp.update_scale %inf, %s, %t {growth_factor = 2.0 : f32, backoff_factor = 0.5 : f32, growth_interval = 2 : i64, min_scale = 8.0 : f32, max_scale = 4.0 : f32, hysteresis = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @update_scale_missing_tracker(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i32>) {
+  // expected-error@+1 {{'amp.update_scale' op takes a hysteresis tracker exactly when hysteresis > 1 (hysteresis = 2)}}
+  %a, %b = amp.update_scale %inf, %s, %t {growth_factor = 2.0 : f32, backoff_factor = 0.5 : f32, growth_interval = 2 : i64, min_scale = 0.0 : f32, max_scale = 0x7F800000 : f32, hysteresis = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @skip_types(%inf: tensor<i1>, %a: tensor<4xf32>, %b: tensor<8xf32>) {
+  // expected-error@+1 {{'amp.skip_if_inf' op failed to verify that all of {old_value, new_value, result} have same type}}
+  %r = "amp.skip_if_inf"(%inf, %a, %b) : (tensor<i1>, tensor<4xf32>, tensor<8xf32>) -> tensor<4xf32>
   return
 }

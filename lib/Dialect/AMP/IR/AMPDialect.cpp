@@ -98,8 +98,9 @@ static LogicalResult verifyScalerArgument(Operation *op, unsigned argIndex,
                      : Type(IntegerType::get(context, 32));
   if (!isScalarTensorOf(type, element))
     return op->emitError() << "loss-scaler " << role << " argument "
-                           << argIndex << " must be a tensor<" << element
-                           << ">, got " << type;
+                           << argIndex << " must be a "
+                           << RankedTensorType::get({}, element) << ", got "
+                           << type;
   return success();
 }
 

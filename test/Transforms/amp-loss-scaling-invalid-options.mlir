@@ -1,0 +1,44 @@
+// Bad --amp-loss-scaling options are located errors on the module.
+// RUN: split-file %s %t
+// RUN: amp-opt %t/options.mlir --amp-loss-scaling="mode=adaptive" --verify-diagnostics
+// RUN: amp-opt %t/backoff.mlir --amp-loss-scaling="backoff-factor=1.5" --verify-diagnostics
+// RUN: amp-opt %t/growth.mlir --amp-loss-scaling="growth-factor=0.5" --verify-diagnostics
+// RUN: amp-opt %t/interval.mlir --amp-loss-scaling="growth-interval=0" --verify-diagnostics
+// RUN: amp-opt %t/bounds.mlir --amp-loss-scaling="min-scale=8 max-scale=4" --verify-diagnostics
+// RUN: amp-opt %t/scale.mlir --amp-loss-scaling="mode=static scale=0" --verify-diagnostics
+// RUN: amp-opt %t/hysteresis.mlir --amp-loss-scaling="hysteresis=0" --verify-diagnostics
+
+//--- options.mlir
+// expected-error@+1 {{amp-loss-scaling: unknown mode 'adaptive' (expected dynamic, static or none)}}
+module {
+}
+
+//--- backoff.mlir
+// expected-error@+1 {{amp-loss-scaling: backoff-factor must be in (0, 1], got 1.500000e+00}}
+module {
+}
+
+//--- scale.mlir
+// expected-error@+1 {{amp-loss-scaling: scale must be positive and finite, got 0.000000e+00}}
+module {
+}
+
+//--- hysteresis.mlir
+// expected-error@+1 {{amp-loss-scaling: hysteresis must be at least 1, got 0}}
+module {
+}
+
+//--- growth.mlir
+// expected-error@+1 {{amp-loss-scaling: growth-factor must be at least 1, got 5.000000e-01}}
+module {
+}
+
+//--- interval.mlir
+// expected-error@+1 {{amp-loss-scaling: growth-interval must be at least 1, got 0}}
+module {
+}
+
+//--- bounds.mlir
+// expected-error@+1 {{amp-loss-scaling: needs 0 <= min-scale <= max-scale, got 8.000000e+00 and 4.000000e+00}}
+module {
+}
