@@ -120,9 +120,9 @@ FailureOr<TrainingGraph> TrainingGraph::analyze(FunctionOpInterface func,
   return graph;
 }
 
-LogicalResult
-mlir::amp::forEachTrainingStep(Operation *module, StringRef passName,
-                               function_ref<LogicalResult(TrainingGraph &)> fn) {
+LogicalResult mlir::amp::forEachTrainingStep(
+    Operation *module, StringRef passName,
+    function_ref<LogicalResult(TrainingGraph &)> fn) {
   bool any = false;
   bool failed = false;
   for (Region &region : module->getRegions())

@@ -11,7 +11,8 @@
 using namespace mlir;
 using namespace mlir::amp;
 
-std::string mlir::amp::resolveLossScalingMode(const AMPPipelineOptions &options) {
+std::string
+mlir::amp::resolveLossScalingMode(const AMPPipelineOptions &options) {
   if (options.lossScaling != "auto")
     return options.lossScaling;
   // BF16 has f32's exponent range: gradients do not underflow.

@@ -87,7 +87,8 @@ static void appendResult(TrainingGraph &graph, Value value,
                          NamedAttribute marker) {
   unsigned index = graph.func.getNumResults();
   (void)graph.func.insertResult(
-      index, value.getType(), DictionaryAttr::get(graph.func.getContext(), marker));
+      index, value.getType(),
+      DictionaryAttr::get(graph.func.getContext(), marker));
   graph.returnOp->insertOperands(graph.returnOp->getNumOperands(), value);
 }
 
@@ -130,8 +131,8 @@ LogicalResult mlir::amp::applyLossScaling(TrainingGraph &graph,
     builder.setInsertionPointToStart(&entry);
     scale = arith::ConstantOp::create(
         builder, loc,
-        DenseElementsAttr::get(f32Scalar, builder.getF32FloatAttr(config.scale)
-                                              .getValue()));
+        DenseElementsAttr::get(
+            f32Scalar, builder.getF32FloatAttr(config.scale).getValue()));
   }
 
   // The seed dL/dL = 1 becomes the scale.
@@ -150,8 +151,7 @@ LogicalResult mlir::amp::applyLossScaling(TrainingGraph &graph,
   auto unscale = UnscaleOp::create(builder, graph.grads.back().getLoc(),
                                    scaledGrads, scale);
   sinkOptimizerOps(graph, unscale);
-  for (auto [grad, unscaled] :
-       llvm::zip(graph.grads, unscale.getUnscaled()))
+  for (auto [grad, unscaled] : llvm::zip(graph.grads, unscale.getUnscaled()))
     grad.getResult().replaceAllUsesExcept(unscaled, unscale);
   Value foundInf = unscale.getFoundInf();
 
@@ -171,9 +171,9 @@ LogicalResult mlir::amp::applyLossScaling(TrainingGraph &graph,
   };
   if (dynamic) {
     auto update = UpdateScaleOp::create(
-        builder, loc, foundInf, scale, tracker, hysteresis,
-        config.growthFactor, config.backoffFactor, config.growthInterval,
-        config.minScale, config.maxScale, config.hysteresis);
+        builder, loc, foundInf, scale, tracker, hysteresis, config.growthFactor,
+        config.backoffFactor, config.growthInterval, config.minScale,
+        config.maxScale, config.hysteresis);
     appendResult(graph, update.getNewScale(), updateOf(firstNewArg));
     appendResult(graph, update.getNewGrowthTracker(),
                  updateOf(firstNewArg + 1));
@@ -181,9 +181,9 @@ LogicalResult mlir::amp::applyLossScaling(TrainingGraph &graph,
       appendResult(graph, update.getNewHysteresisTracker(),
                    updateOf(firstNewArg + 2));
   }
-  appendResult(graph, foundInf,
-               attrs.getNamedAttr(AMPDialect::kFoundInfAttrName,
-                                  attrs.getUnitAttr()));
+  appendResult(
+      graph, foundInf,
+      attrs.getNamedAttr(AMPDialect::kFoundInfAttrName, attrs.getUnitAttr()));
   return success();
 }
 
@@ -241,8 +241,7 @@ LogicalResult LossScalingConfig::verify(Operation *anchor) const {
   if (!(growthFactor >= 1.0f))
     return error() << "growth-factor must be at least 1, got " << growthFactor;
   if (!(backoffFactor > 0.0f && backoffFactor <= 1.0f))
-    return error() << "backoff-factor must be in (0, 1], got "
-                   << backoffFactor;
+    return error() << "backoff-factor must be in (0, 1], got " << backoffFactor;
   if (growthInterval < 1)
     return error() << "growth-interval must be at least 1, got "
                    << growthInterval;

@@ -84,8 +84,7 @@ struct LowerUnscale : OpRewritePattern<UnscaleOp> {
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value wide = convertFloat(b, l, args[0], f32);
             Value product = arith::MulFOp::create(b, l, wide, inverse);
-            linalg::YieldOp::create(b, l,
-                                    convertFloat(b, l, product, element));
+            linalg::YieldOp::create(b, l, convertFloat(b, l, product, element));
           });
       unscaled.push_back(scaled.getResult(0));
 
@@ -99,13 +98,15 @@ struct LowerUnscale : OpRewritePattern<UnscaleOp> {
             Value magnitude = math::AbsFOp::create(b, l, args[0]);
             Value infinity = arith::ConstantOp::create(
                 b, l,
-                b.getFloatAttr(element, APFloat::getInf(
-                                            cast<FloatType>(element)
-                                                .getFloatSemantics())));
+                b.getFloatAttr(
+                    element,
+                    APFloat::getInf(
+                        cast<FloatType>(element).getFloatSemantics())));
             Value nonFinite = arith::CmpFOp::create(
                 b, l, arith::CmpFPredicate::UGE, magnitude, infinity);
             linalg::YieldOp::create(
-                b, l, arith::OrIOp::create(b, l, args[1], nonFinite).getResult());
+                b, l,
+                arith::OrIOp::create(b, l, args[1], nonFinite).getResult());
           });
       flag = anyNonFinite.getResult(0);
     }
@@ -152,15 +153,15 @@ struct LowerUpdateScale : OpRewritePattern<UpdateScaleOp> {
     // is not finite; never above max_scale.
     Value succeeded =
         arith::AddIOp::create(rewriter, loc, tracker, i32Const(1));
-    Value atInterval = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, succeeded,
-        i32Const(op.getGrowthInterval()));
+    Value atInterval =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              succeeded, i32Const(op.getGrowthInterval()));
     Value grown = arith::MulFOp::create(rewriter, loc, scale,
                                         f32Const(op.getGrowthFactor()));
-    Value grownIsFinite = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OLT,
-        math::AbsFOp::create(rewriter, loc, grown),
-        f32Const(APFloat::getInf(APFloat::IEEEsingle())));
+    Value grownIsFinite =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT,
+                              math::AbsFOp::create(rewriter, loc, grown),
+                              f32Const(APFloat::getInf(APFloat::IEEEsingle())));
     Value capped = arith::MinimumFOp::create(rewriter, loc, grown,
                                              f32Const(op.getMaxScale()));
     Value scaleOnGrowth = select(grownIsFinite, capped, scale);
@@ -175,9 +176,9 @@ struct LowerUpdateScale : OpRewritePattern<UpdateScaleOp> {
       Value tolerated = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::sgt, left, i32Const(1));
       scaleOnInf = select(tolerated, scale, backedOff);
-      Value leftOnInf = select(
-          tolerated, arith::SubIOp::create(rewriter, loc, left, i32Const(1)),
-          left);
+      Value leftOnInf =
+          select(tolerated,
+                 arith::SubIOp::create(rewriter, loc, left, i32Const(1)), left);
       Value leftOnFinite =
           select(atInterval, i32Const(op.getHysteresis()), left);
       results.push_back(select(foundInf, scaleOnInf, scaleOnFinite));

@@ -81,22 +81,21 @@ LogicalResult mlir::amp::applyMasterWeights(TrainingGraph &graph,
   for (auto [param, copy] : copies) {
     unsigned copyArg = func.getNumArguments();
     Type type = copy->getResult(0).getType();
-    (void)func.insertArgument(
-        copyArg, type,
-        attrs.getDictionaryAttr(attrs.getNamedAttr(
-            AMPDialect::kWorkingCopyOfAttrName,
-            attrs.getI64IntegerAttr(param))),
-        copy->getLoc());
+    (void)func.insertArgument(copyArg, type,
+                              attrs.getDictionaryAttr(attrs.getNamedAttr(
+                                  AMPDialect::kWorkingCopyOfAttrName,
+                                  attrs.getI64IntegerAttr(param))),
+                              copy->getLoc());
     copy->getResult(0).replaceAllUsesWith(func.getArgument(copyArg));
     if (std::optional<unsigned> update = graph.getUpdateResult(param)) {
       builder.setInsertionPoint(graph.returnOp);
-      Value next = castLike(builder, copy,
-                            graph.returnOp->getOperand(*update), type);
+      Value next =
+          castLike(builder, copy, graph.returnOp->getOperand(*update), type);
       unsigned result = func.getNumResults();
-      (void)func.insertResult(
-          result, type,
-          attrs.getDictionaryAttr(attrs.getNamedAttr(
-              AMPDialect::kUpdateOfAttrName, attrs.getI64IntegerAttr(copyArg))));
+      (void)func.insertResult(result, type,
+                              attrs.getDictionaryAttr(attrs.getNamedAttr(
+                                  AMPDialect::kUpdateOfAttrName,
+                                  attrs.getI64IntegerAttr(copyArg))));
       graph.returnOp->insertOperands(graph.returnOp->getNumOperands(), next);
       graph.updates.emplace_back(result, copyArg);
     }
@@ -111,11 +110,10 @@ struct MasterWeightsPass
   using MasterWeightsPassBase::MasterWeightsPassBase;
 
   void runOnOperation() override {
-    if (failed(forEachTrainingStep(getOperation(), "amp-master-weights",
-                                   [&](TrainingGraph &graph) {
-                                     return applyMasterWeights(
-                                         graph, cacheWorkingCopy);
-                                   })))
+    if (failed(forEachTrainingStep(
+            getOperation(), "amp-master-weights", [&](TrainingGraph &graph) {
+              return applyMasterWeights(graph, cacheWorkingCopy);
+            })))
       signalPassFailure();
   }
 };

@@ -16,9 +16,9 @@ namespace mlir::amp {
 /// Options of `--amp-pipeline`: those of autocast, master weights and loss
 /// scaling, with loss scaling chosen from the precision by default.
 struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
-  Option<std::string> precision{*this, "precision",
-                                llvm::cl::desc("Low-precision type: f16 or bf16"),
-                                llvm::cl::init("f16")};
+  Option<std::string> precision{
+      *this, "precision", llvm::cl::desc("Low-precision type: f16 or bf16"),
+      llvm::cl::init("f16")};
   ListOption<std::string> allowOps{
       *this, "allow", llvm::cl::desc("Op names moved to the allow category")};
   ListOption<std::string> denyOps{
@@ -30,8 +30,8 @@ struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
   Option<std::string> policyFile{*this, "policy",
                                  llvm::cl::desc("JSON policy file")};
   Option<std::string> castDialect{
-      *this, "cast-dialect",
-      llvm::cl::desc("Casts on tensors: tosa or arith"), llvm::cl::init("tosa")};
+      *this, "cast-dialect", llvm::cl::desc("Casts on tensors: tosa or arith"),
+      llvm::cl::init("tosa")};
   Option<bool> cacheWorkingCopy{
       *this, "cache-working-copy",
       llvm::cl::desc("Keep low-precision working copies as step state (O2)"),
@@ -58,9 +58,9 @@ struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
   Option<float> minScale{*this, "min-scale",
                          llvm::cl::desc("Lower bound of the scale"),
                          llvm::cl::init(0.0f)};
-  Option<float> maxScale{*this, "max-scale",
-                         llvm::cl::desc("Upper bound of the scale"),
-                         llvm::cl::init(std::numeric_limits<float>::infinity())};
+  Option<float> maxScale{
+      *this, "max-scale", llvm::cl::desc("Upper bound of the scale"),
+      llvm::cl::init(std::numeric_limits<float>::infinity())};
   Option<int64_t> hysteresis{
       *this, "hysteresis",
       llvm::cl::desc("Overflows tolerated before backing off"),

@@ -87,9 +87,9 @@ static LogicalResult verifyScalerArgument(Operation *op, unsigned argIndex,
                                           Attribute value, Type type) {
   auto role = dyn_cast<StringAttr>(value);
   MLIRContext *context = op->getContext();
-  if (!role || (role.getValue() != "scale" &&
-                role.getValue() != "growth_tracker" &&
-                role.getValue() != "hysteresis"))
+  if (!role ||
+      (role.getValue() != "scale" && role.getValue() != "growth_tracker" &&
+       role.getValue() != "hysteresis"))
     return op->emitError()
            << "'" << AMPDialect::kScalerAttrName << "' of argument " << argIndex
            << " must be \"scale\", \"growth_tracker\" or \"hysteresis\"";
@@ -97,8 +97,8 @@ static LogicalResult verifyScalerArgument(Operation *op, unsigned argIndex,
                      ? Type(Float32Type::get(context))
                      : Type(IntegerType::get(context, 32));
   if (!isScalarTensorOf(type, element))
-    return op->emitError() << "loss-scaler " << role << " argument "
-                           << argIndex << " must be a "
+    return op->emitError() << "loss-scaler " << role << " argument " << argIndex
+                           << " must be a "
                            << RankedTensorType::get({}, element) << ", got "
                            << type;
   return success();
@@ -118,8 +118,8 @@ static LogicalResult verifyWorkingCopyArgument(FunctionOpInterface func,
   if (param < 0 || param >= numArgs ||
       !func.getArgAttr(param, AMPDialect::kParamAttrName))
     return op->emitError() << "'" << AMPDialect::kWorkingCopyOfAttrName
-                           << "' of argument " << argIndex << " names "
-                           << param << ", which is not an '"
+                           << "' of argument " << argIndex << " names " << param
+                           << ", which is not an '"
                            << AMPDialect::kParamAttrName << "' argument";
   auto paramType = dyn_cast<ShapedType>(func.getArgumentTypes()[param]);
   auto copyType = dyn_cast<ShapedType>(func.getArgumentTypes()[argIndex]);
@@ -157,8 +157,7 @@ LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitError() << "'" << name << "' must be a unit attribute";
   if (!isFloatValueType(type))
     return op->emitError() << "'" << name << "' argument " << argIndex
-                           << " must be a float scalar or tensor, got "
-                           << type;
+                           << " must be a float scalar or tensor, got " << type;
   if (func.getArgAttr(argIndex, kParamAttrName) &&
       func.getArgAttr(argIndex, kStateAttrName))
     return op->emitError() << "argument " << argIndex << " cannot be both '"
