@@ -21,6 +21,7 @@ llvm_config.use_default_substitutions()
 # MLIR's CPU path from TOOLCHAIN.md: tensors to LLVM, for tests that execute
 # compiled graphs with mlir-runner.
 config.substitutions.append(("%cpu_pipeline", " ".join([
+    "--convert-elementwise-to-linalg",
     "'--one-shot-bufferize=bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map'",
     "--buffer-deallocation-pipeline", "--convert-bufferization-to-memref",
