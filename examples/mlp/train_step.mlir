@@ -111,3 +111,30 @@ func.func @train_step(
 
   return %loss, %nw1, %nb1, %nw2, %nb2 : tensor<1x1xf32>, tensor<784x256xf32>, tensor<1x256xf32>, tensor<256x10xf32>, tensor<1x10xf32>
 }
+
+// Inference on a batch: the logits of the same model, for evaluation. The
+// parameters are the training step's, in the same order.
+func.func @predict(%x: tensor<64x784xf32>,
+    %w1: tensor<784x256xf32> {amp.param}, %b1: tensor<1x256xf32> {amp.param},
+    %w2: tensor<256x10xf32> {amp.param}, %b2: tensor<1x10xf32> {amp.param})
+    -> tensor<64x10xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s_64x784 = tosa.const_shape {values = dense<[1, 64, 784]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s_784x256 = tosa.const_shape {values = dense<[1, 784, 256]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s_64x256 = tosa.const_shape {values = dense<[64, 256]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s_1x64x256 = tosa.const_shape {values = dense<[1, 64, 256]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s_256x10 = tosa.const_shape {values = dense<[1, 256, 10]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s_64x10 = tosa.const_shape {values = dense<[64, 10]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %x3 = tosa.reshape %x, %s_64x784 : (tensor<64x784xf32>, !tosa.shape<3>) -> tensor<1x64x784xf32>
+  %w1_3 = tosa.reshape %w1, %s_784x256 : (tensor<784x256xf32>, !tosa.shape<3>) -> tensor<1x784x256xf32>
+  %mm1 = tosa.matmul %x3, %w1_3, %zp, %zp : (tensor<1x64x784xf32>, tensor<1x784x256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x64x256xf32>
+  %mm1_2 = tosa.reshape %mm1, %s_64x256 : (tensor<1x64x256xf32>, !tosa.shape<2>) -> tensor<64x256xf32>
+  %h1 = tosa.add %mm1_2, %b1 : (tensor<64x256xf32>, tensor<1x256xf32>) -> tensor<64x256xf32>
+  %a1 = tosa.clamp %h1 {min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32} : (tensor<64x256xf32>) -> tensor<64x256xf32>
+  %a1_3 = tosa.reshape %a1, %s_1x64x256 : (tensor<64x256xf32>, !tosa.shape<3>) -> tensor<1x64x256xf32>
+  %w2_3 = tosa.reshape %w2, %s_256x10 : (tensor<256x10xf32>, !tosa.shape<3>) -> tensor<1x256x10xf32>
+  %mm2 = tosa.matmul %a1_3, %w2_3, %zp, %zp : (tensor<1x64x256xf32>, tensor<1x256x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x64x10xf32>
+  %mm2_2 = tosa.reshape %mm2, %s_64x10 : (tensor<1x64x10xf32>, !tosa.shape<2>) -> tensor<64x10xf32>
+  %logits = tosa.add %mm2_2, %b2 : (tensor<64x10xf32>, tensor<1x10xf32>) -> tensor<64x10xf32>
+  return %logits : tensor<64x10xf32>
+}

@@ -49,7 +49,43 @@ void mlir::amp::buildAMPPipeline(OpPassManager &pm,
   pm.addPass(createLossScalingPass(lossScaling));
 }
 
+// MLIR's CPU path of TOOLCHAIN.md, plus out-params for results (the
+// runtime owns every buffer) and the conversions it needs on our graphs.
+static constexpr const char *kLowerToCPU =
+    "amp-lower-ops,"
+    "tosa-to-linalg-pipeline,"
+    "func.func(tosa-to-tensor,tosa-to-arith),"
+    "convert-elementwise-to-linalg,"
+    "linalg-fuse-elementwise-ops,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{modify-public-functions},"
+    "buffer-deallocation-pipeline,"
+    "convert-bufferization-to-memref,"
+    "convert-linalg-to-loops,"
+    "expand-strided-metadata,"
+    "lower-affine,"
+    "convert-scf-to-cf,"
+    "convert-math-to-llvm,"
+    "convert-arith-to-llvm,"
+    "finalize-memref-to-llvm,"
+    "convert-func-to-llvm,"
+    "convert-cf-to-llvm,"
+    "convert-index-to-llvm,"
+    "reconcile-unrealized-casts";
+
+LogicalResult mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
+  return parsePassPipeline(kLowerToCPU, pm);
+}
+
 void mlir::amp::registerAMPPipelines() {
+  PassPipelineRegistration<>(
+      "amp-lower-to-cpu",
+      "Lower a training module on tensors to the LLVM dialect for the CPU",
+      [](OpPassManager &pm) {
+        if (failed(buildAMPLowerToCPUPipeline(pm)))
+          llvm::report_fatal_error("amp-lower-to-cpu: bad pipeline string");
+      });
   PassPipelineRegistration<AMPPipelineOptions>(
       "amp-pipeline",
       "Mixed-precision training: autocast, cleanup, f32 master weights and "

@@ -36,12 +36,13 @@
 // COUNT-NOT: tosa.cast %arg{{[2-5]}} :
 // COUNT-COUNT-5: tosa.matmul {{.*}}xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<{{[0-9x]+}}xf32>
 // COUNT-NOT: tosa.matmul
-// COUNT-COUNT-1: amp.unscale
+// COUNT: amp.unscale
 // COUNT-NOT: amp.unscale
 // COUNT-COUNT-4: amp.skip_if_inf
 // COUNT-NOT: amp.skip_if_inf
 // COUNT-COUNT-1: amp.update_scale
 // COUNT-NOT: amp.update_scale
+// COUNT: func.func @predict
 
 // BF16 has f32's range: no loss scaling by default, the seed stays.
 // BF16-LABEL: func.func @train_step

@@ -4,6 +4,7 @@
 #define AMP_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
 
 #include <limits>
 
@@ -74,7 +75,13 @@ std::string resolveLossScalingMode(const AMPPipelineOptions &options);
 /// autocast, cleanup (canonicalize, CSE), master weights, loss scaling.
 void buildAMPPipeline(OpPassManager &pm, const AMPPipelineOptions &options);
 
-/// Registers `--amp-pipeline`.
+/// Lowers a (mixed-precision) training module on tensors to the LLVM
+/// dialect for the CPU: amp ops, TOSA to linalg, one-shot bufferization
+/// with results as out-params, loops, LLVM. Public functions keep a C
+/// interface (`_mlir_ciface_<name>`) and read-only arguments.
+LogicalResult buildAMPLowerToCPUPipeline(OpPassManager &pm);
+
+/// Registers `--amp-pipeline` and `--amp-lower-to-cpu`.
 void registerAMPPipelines();
 
 } // namespace mlir::amp

@@ -1,0 +1,376 @@
+//===- CPUArtifact.cpp - compile a training module to a CPU artifact ------===//
+
+#include "amp/Target/CPUArtifact.h"
+
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+/// One argument or result as the artifact describes it.
+struct TensorInfo {
+  std::string dtype;
+  std::string role;
+  int64_t target = -1;
+  SmallVector<int64_t> shape;
+};
+
+struct FunctionInfo {
+  std::string name;
+  SmallVector<TensorInfo> args;
+  SmallVector<TensorInfo> results;
+  float initialScale = 0.0f;
+  int64_t initialHysteresis = 0;
+};
+} // namespace
+
+/// The artifact's name for an element type, or empty when unsupported.
+static std::string dtypeName(Type type) {
+  if (type.isF32())
+    return "AMP_F32";
+  if (type.isF16())
+    return "AMP_F16";
+  if (type.isBF16())
+    return "AMP_BF16";
+  if (type.isF64())
+    return "AMP_F64";
+  if (type.isInteger(32))
+    return "AMP_I32";
+  if (type.isInteger(64))
+    return "AMP_I64";
+  if (type.isInteger(1))
+    return "AMP_I1";
+  return "";
+}
+
+static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
+                                      DictionaryAttr attrs, bool isResult,
+                                      unsigned index) {
+  TensorInfo info;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return func.emitError() << "amp-compile: " << (isResult ? "result " : "argument ")
+                            << index << " of @" << func.getName() << " has type "
+                            << type
+                            << "; the artifact ABI needs statically shaped tensors";
+  info.dtype = dtypeName(tensor.getElementType());
+  if (info.dtype.empty())
+    return func.emitError() << "amp-compile: " << (isResult ? "result " : "argument ")
+                            << index << " of @" << func.getName()
+                            << " has element type " << tensor.getElementType()
+                            << ", which the artifact ABI does not carry";
+  llvm::append_range(info.shape, tensor.getShape());
+  auto get = [&](StringRef name) {
+    return attrs ? attrs.get(name) : Attribute();
+  };
+  info.role = isResult ? "AMP_ROLE_OUTPUT" : "AMP_ROLE_DATA";
+  if (get(AMPDialect::kParamAttrName))
+    info.role = "AMP_ROLE_PARAM";
+  else if (get(AMPDialect::kStateAttrName))
+    info.role = "AMP_ROLE_STATE";
+  else if (get(AMPDialect::kLossAttrName))
+    info.role = "AMP_ROLE_LOSS";
+  else if (get(AMPDialect::kFoundInfAttrName))
+    info.role = "AMP_ROLE_FOUND_INF";
+  else if (auto role = dyn_cast_or_null<StringAttr>(get(AMPDialect::kScalerAttrName)))
+    info.role = role.getValue() == "scale"            ? "AMP_ROLE_SCALE"
+                : role.getValue() == "growth_tracker" ? "AMP_ROLE_GROWTH"
+                                                      : "AMP_ROLE_HYSTERESIS";
+  else if (auto copy = dyn_cast_or_null<IntegerAttr>(
+               get(AMPDialect::kWorkingCopyOfAttrName))) {
+    info.role = "AMP_ROLE_WORKING_COPY";
+    info.target = copy.getInt();
+  }
+  if (auto update =
+          dyn_cast_or_null<IntegerAttr>(get(AMPDialect::kUpdateOfAttrName))) {
+    info.role = "AMP_ROLE_UPDATE";
+    info.target = update.getInt();
+  }
+  return info;
+}
+
+/// Reads what the shim must describe, and prepares the functions for the
+/// C interface (read-only arguments, `_mlir_ciface_` wrappers).
+static FailureOr<std::vector<FunctionInfo>>
+collectFunctions(ModuleOp module) {
+  std::vector<FunctionInfo> functions;
+  MLIRContext *context = module.getContext();
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal() || func.isPrivate())
+      continue;
+    FunctionInfo info;
+    info.name = func.getName().str();
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      FailureOr<TensorInfo> arg = describe(func, func.getArgumentTypes()[i],
+                                           func.getArgAttrDict(i), false, i);
+      if (failed(arg))
+        return FailureOr<std::vector<FunctionInfo>>(failure());
+      info.args.push_back(*arg);
+      func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                      BoolAttr::get(context, false));
+    }
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
+      FailureOr<TensorInfo> result = describe(
+          func, func.getResultTypes()[i], func.getResultAttrDict(i), true, i);
+      if (failed(result))
+        return FailureOr<std::vector<FunctionInfo>>(failure());
+      info.results.push_back(*result);
+    }
+    if (auto scale = func->getAttrOfType<FloatAttr>(
+            AMPDialect::kInitialScaleAttrName))
+      info.initialScale = scale.getValueAsDouble();
+    if (auto hysteresis = func->getAttrOfType<IntegerAttr>(
+            AMPDialect::kInitialHysteresisAttrName))
+      info.initialHysteresis = hysteresis.getInt();
+    // The markers are in the tables now; the lowered signature (pointers)
+    // cannot carry them.
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      for (StringRef name :
+           {AMPDialect::kParamAttrName, AMPDialect::kStateAttrName,
+            AMPDialect::kScalerAttrName, AMPDialect::kWorkingCopyOfAttrName})
+        func.removeArgAttr(i, StringAttr::get(context, name));
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      for (StringRef name : {AMPDialect::kLossAttrName,
+                             AMPDialect::kUpdateOfAttrName,
+                             AMPDialect::kFoundInfAttrName})
+        func.removeResultAttr(i, StringAttr::get(context, name));
+    func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  UnitAttr::get(context));
+    functions.push_back(std::move(info));
+  }
+  if (functions.empty()) {
+    module.emitError("amp-compile: the module has no public function to "
+                     "compile");
+    return FailureOr<std::vector<FunctionInfo>>(failure());
+  }
+  return functions;
+}
+
+/// The C shim: memref descriptors built from dense buffers, and the tables
+/// of amp_artifact.h.
+static std::string generateShim(const std::vector<FunctionInfo> &functions) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "/* Generated by amp-compile. */\n#include \"amp_artifact.h\"\n\n";
+  llvm::SmallSet<int64_t, 4> ranks;
+  for (const FunctionInfo &f : functions) {
+    for (const TensorInfo &t : f.args)
+      ranks.insert(t.shape.size());
+    for (const TensorInfo &t : f.results)
+      ranks.insert(t.shape.size());
+  }
+  for (int64_t rank : ranks) {
+    os << "typedef struct { void *allocated; void *aligned; int64_t offset;";
+    if (rank > 0)
+      os << " int64_t sizes[" << rank << "]; int64_t strides[" << rank << "];";
+    os << " } desc" << rank << ";\n";
+  }
+  os << "\n";
+  for (const FunctionInfo &f : functions) {
+    SmallVector<const TensorInfo *> all;
+    for (const TensorInfo &t : f.args)
+      all.push_back(&t);
+    for (const TensorInfo &t : f.results)
+      all.push_back(&t);
+    os << "extern void _mlir_ciface_" << f.name << "(";
+    for (auto [i, t] : llvm::enumerate(all))
+      os << (i ? ", " : "") << "desc" << t->shape.size() << " *";
+    os << ");\n\n";
+    os << "static int32_t call_" << f.name << "(void **buffers) {\n";
+    for (auto [i, t] : llvm::enumerate(all)) {
+      os << "  desc" << t->shape.size() << " d" << i << " = {buffers[" << i
+         << "], buffers[" << i << "], 0";
+      if (!t->shape.empty()) {
+        os << ", {";
+        for (auto [j, size] : llvm::enumerate(t->shape))
+          os << (j ? ", " : "") << size << "LL";
+        os << "}, {";
+        int64_t stride = 1;
+        SmallVector<int64_t> strides(t->shape.size());
+        for (int64_t j = t->shape.size() - 1; j >= 0; --j) {
+          strides[j] = stride;
+          stride *= t->shape[j];
+        }
+        for (auto [j, s] : llvm::enumerate(strides))
+          os << (j ? ", " : "") << s << "LL";
+        os << "}";
+      }
+      os << "};\n";
+    }
+    os << "  _mlir_ciface_" << f.name << "(";
+    for (size_t i = 0; i < all.size(); ++i)
+      os << (i ? ", " : "") << "&d" << i;
+    os << ");\n  return 0;\n}\n\n";
+
+    auto table = [&](StringRef kind, ArrayRef<TensorInfo> tensors) {
+      for (auto [i, t] : llvm::enumerate(tensors)) {
+        os << "static const int64_t shape_" << f.name << "_" << kind << i
+           << "[] = {";
+        for (auto [j, size] : llvm::enumerate(t.shape))
+          os << (j ? ", " : "") << size << "LL";
+        if (t.shape.empty())
+          os << "0";
+        os << "};\n";
+      }
+      os << "static const amp_tensor_info " << kind << "_" << f.name << "[] = {\n";
+      for (auto [i, t] : llvm::enumerate(tensors))
+        os << "  {" << t.dtype << ", " << t.role << ", " << t.target << ", "
+           << t.shape.size() << ", shape_" << f.name << "_" << kind << i
+           << "},\n";
+      if (tensors.empty())
+        os << "  {AMP_F32, AMP_ROLE_DATA, -1, 0, 0},\n";
+      os << "};\n";
+    };
+    table("args", f.args);
+    table("results", f.results);
+    os << "\n";
+  }
+  os << "static const amp_function_info functions[] = {\n";
+  for (const FunctionInfo &f : functions)
+    os << "  {\"" << f.name << "\", " << f.args.size() << ", args_" << f.name
+       << ", " << f.results.size() << ", results_" << f.name << ", "
+       << llvm::format("%.9e", f.initialScale) << "f, " << f.initialHysteresis
+       << ", call_" << f.name << "},\n";
+  os << "};\n\n";
+  os << "int32_t amp_artifact_abi_version(void) { return "
+        "AMP_ARTIFACT_ABI_VERSION; }\n";
+  os << "const amp_function_info *amp_artifact_functions(int32_t *count) {\n"
+     << "  *count = " << functions.size() << ";\n  return functions;\n}\n";
+  return text;
+}
+
+/// Compiles LLVM IR to an object file for the host.
+static LogicalResult emitObject(ModuleOp module, llvm::Module &llvmModule,
+                                StringRef path, unsigned optLevel) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return module.emitError() << "amp-compile: no LLVM target for "
+                              << triple.str() << ": " << error;
+  llvm::StringMap<bool> hostFeatures = llvm::sys::getHostCPUFeatures();
+  SmallVector<std::string> features;
+  for (auto &feature : hostFeatures)
+    features.push_back((feature.second ? "+" : "-") + feature.first().str());
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), llvm::join(features, ","),
+      llvm::TargetOptions(), llvm::Reloc::PIC_));
+  llvmModule.setDataLayout(machine->createDataLayout());
+  llvmModule.setTargetTriple(triple);
+  if (llvm::Error err =
+          makeOptimizingTransformer(optLevel, 0, machine.get())(&llvmModule))
+    return module.emitError() << "amp-compile: LLVM optimization failed: "
+                              << llvm::toString(std::move(err));
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return module.emitError() << "amp-compile: cannot write " << path << ": "
+                              << ec.message();
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("amp-compile: the target cannot emit objects");
+  passes.run(llvmModule);
+  return success();
+}
+
+LogicalResult mlir::amp::compileToCPUArtifact(ModuleOp module,
+                                              const CPUArtifactOptions &options) {
+  FailureOr<std::vector<FunctionInfo>> functions = collectFunctions(module);
+  if (failed(functions))
+    return failure();
+
+  PassManager pm(module.getContext());
+  if (failed(buildAMPLowerToCPUPipeline(pm)) || failed(pm.run(module)))
+    return module.emitError("amp-compile: lowering to LLVM failed");
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "amp_artifact");
+  if (!llvmModule)
+    return module.emitError("amp-compile: translation to LLVM IR failed");
+
+  // Intermediates go next to the output when kept, else to a temp dir.
+  SmallString<128> workDir;
+  if (options.keepIntermediates) {
+    workDir = llvm::sys::path::parent_path(options.outputPath);
+    if (workDir.empty())
+      workDir = ".";
+  } else if (llvm::sys::fs::createUniqueDirectory("amp-compile", workDir)) {
+    return module.emitError("amp-compile: cannot create a temporary directory");
+  }
+  StringRef stem = llvm::sys::path::stem(options.outputPath);
+  SmallString<128> objectPath(workDir), shimPath(workDir);
+  llvm::sys::path::append(objectPath, stem + ".o");
+  llvm::sys::path::append(shimPath, stem + ".shim.c");
+  llvm::scope_exit cleanup([&] {
+    if (options.keepIntermediates)
+      return;
+    llvm::sys::fs::remove(objectPath);
+    llvm::sys::fs::remove(shimPath);
+    llvm::sys::fs::remove(workDir);
+  });
+
+  if (failed(emitObject(module, *llvmModule, objectPath, options.optLevel)))
+    return failure();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream shim(shimPath, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return module.emitError() << "amp-compile: cannot write " << shimPath;
+    shim << generateShim(*functions);
+  }
+
+  std::string compiler = options.cCompiler;
+  if (compiler.empty()) {
+    for (StringRef candidate : {"cc", "clang-14", "gcc", "clang"})
+      if (auto found = llvm::sys::findProgramByName(candidate)) {
+        compiler = *found;
+        break;
+      }
+  }
+  if (compiler.empty())
+    return module.emitError("amp-compile: no C compiler (cc) on PATH to link "
+                            "the artifact");
+  std::string include = "-I" + options.runtimeIncludeDir;
+  SmallVector<StringRef> argv = {compiler,  "-shared", "-fPIC",
+                                 "-O2",     include,   shimPath,
+                                 objectPath, "-o",     options.outputPath,
+                                 "-lm"};
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(compiler, argv, std::nullopt, {}, 0,
+                                         0, &error);
+  if (status != 0)
+    return module.emitError() << "amp-compile: linking with " << compiler
+                              << " failed (status " << status << ") " << error;
+  return success();
+}

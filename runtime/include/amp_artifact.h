@@ -1,0 +1,81 @@
+/*===- amp_artifact.h - the C ABI of an amp-compile artifact -------*- C -*-===*
+ *
+ * An artifact is a shared object made by amp-compile. It exports
+ * `amp_artifact_abi_version()` and `amp_artifact_functions()`: a table that
+ * describes each compiled function (its arguments and results, with their
+ * roles in the training-graph contract) and a uniform entry point taking
+ * one buffer per argument and then one per result.
+ *
+ * Bump AMP_ARTIFACT_ABI_VERSION whenever these structs or the calling
+ * convention change; libamprt refuses artifacts of another version.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef AMP_ARTIFACT_H
+#define AMP_ARTIFACT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AMP_ARTIFACT_ABI_VERSION 1
+
+typedef enum amp_dtype {
+  AMP_F32 = 0,
+  AMP_F16 = 1,
+  AMP_BF16 = 2,
+  AMP_I32 = 3,
+  AMP_I1 = 4, /* one byte per element */
+  AMP_F64 = 5,
+  AMP_I64 = 6,
+} amp_dtype;
+
+typedef enum amp_role {
+  AMP_ROLE_DATA = 0,         /* an input that is neither param nor state */
+  AMP_ROLE_PARAM = 1,        /* amp.param: an f32 master weight */
+  AMP_ROLE_STATE = 2,        /* amp.state: optimizer state */
+  AMP_ROLE_SCALE = 3,        /* amp.scaler = "scale" */
+  AMP_ROLE_GROWTH = 4,       /* amp.scaler = "growth_tracker" */
+  AMP_ROLE_HYSTERESIS = 5,   /* amp.scaler = "hysteresis" */
+  AMP_ROLE_WORKING_COPY = 6, /* amp.working_copy_of = target */
+  AMP_ROLE_LOSS = 7,         /* result: amp.loss */
+  AMP_ROLE_UPDATE = 8,       /* result: amp.update_of = target */
+  AMP_ROLE_FOUND_INF = 9,    /* result: amp.found_inf */
+  AMP_ROLE_OUTPUT = 10,      /* any other result */
+} amp_role;
+
+typedef struct amp_tensor_info {
+  amp_dtype dtype;
+  amp_role role;
+  /* The argument a working copy or an update refers to; -1 otherwise. */
+  int32_t target;
+  int32_t rank;
+  const int64_t *shape;
+} amp_tensor_info;
+
+typedef struct amp_function_info {
+  const char *name;
+  int32_t num_args;
+  const amp_tensor_info *args;
+  int32_t num_results;
+  const amp_tensor_info *results;
+  /* amp.initial_scale / amp.initial_hysteresis, or 0 when absent. */
+  float initial_scale;
+  int32_t initial_hysteresis;
+  /* Runs the function: `buffers` holds num_args input buffers, then
+   * num_results output buffers, each dense and row-major with the shape
+   * and dtype above. Inputs are only read. Returns 0. */
+  int32_t (*call)(void **buffers);
+} amp_function_info;
+
+/* Exported by every artifact. */
+int32_t amp_artifact_abi_version(void);
+const amp_function_info *amp_artifact_functions(int32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMP_ARTIFACT_H */

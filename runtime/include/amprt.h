@@ -1,0 +1,93 @@
+/*===- amprt.h - libamprt: load amp artifacts and train with them --*- C -*-===*
+ *
+ * The runtime has no MLIR or LLVM dependency: a machine that runs a model
+ * needs the artifact, libamprt and the C library.
+ *
+ * A session owns every buffer of a training step: parameters, optimizer
+ * state, loss-scaler state, working copies and results. Each step reads the
+ * caller's data buffers, runs the step, and makes each `amp.update_of`
+ * result the next step's argument (ping-pong, no copies).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef AMPRT_H
+#define AMPRT_H
+
+#include "amp_artifact.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct amprt_artifact amprt_artifact;
+typedef struct amprt_session amprt_session;
+
+/* Loads an artifact. On failure returns NULL and writes why to `error`
+ * (a missing file, a shared object that is not an artifact, or an artifact
+ * built for another ABI version). */
+amprt_artifact *amprt_load(const char *path, char *error, size_t error_size);
+void amprt_unload(amprt_artifact *artifact);
+
+int32_t amprt_num_functions(const amprt_artifact *artifact);
+const amp_function_info *amprt_function(const amprt_artifact *artifact,
+                                        int32_t index);
+/* The function called `name`, or NULL. */
+const amp_function_info *amprt_find(const amprt_artifact *artifact,
+                                    const char *name);
+/* The training step: the function with an amp.loss result, or NULL. */
+const amp_function_info *amprt_training_step(const amprt_artifact *artifact);
+
+size_t amprt_dtype_size(amp_dtype dtype);
+int64_t amprt_num_elements(const amp_tensor_info *tensor);
+
+/* IEEE half and bfloat16 conversions, round to nearest even. */
+uint16_t amprt_f32_to_f16(float value);
+float amprt_f16_to_f32(uint16_t value);
+uint16_t amprt_f32_to_bf16(float value);
+float amprt_bf16_to_f32(uint16_t value);
+
+/* Creates a session for the training step of `artifact`: parameters drawn
+ * from U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = shape[0] (biases,
+ * whose shape[0] is 1, start at zero), optimizer state at zero, the loss
+ * scale at amp.initial_scale, working copies cast from their params. The
+ * same seed gives the same bits. */
+amprt_session *amprt_session_create(const amprt_artifact *artifact,
+                                    uint64_t seed, char *error,
+                                    size_t error_size);
+void amprt_session_destroy(amprt_session *session);
+
+const amp_function_info *amprt_session_step_info(const amprt_session *session);
+
+/* Runs one step. `data` holds one buffer per AMP_ROLE_DATA argument, in
+ * argument order. Returns 0. */
+int amprt_session_step(amprt_session *session, const void *const *data);
+
+/* The last step's loss (first element), whether it overflowed (and was
+ * skipped), and the counters. */
+float amprt_session_loss(const amprt_session *session);
+int amprt_session_found_inf(const amprt_session *session);
+/* The current loss scale (1 when the step has no dynamic scale). */
+float amprt_session_scale(const amprt_session *session);
+int64_t amprt_session_steps(const amprt_session *session);
+int64_t amprt_session_skipped(const amprt_session *session);
+
+/* The current buffer of argument `index` (params, state, scaler state). */
+void *amprt_session_argument(amprt_session *session, int32_t index);
+
+/* Checkpoints: every non-data argument and the counters. Loading checks
+ * that the checkpoint was written for a step of the same signature.
+ * Return 0, or -1 with the reason in `error`; a failed load leaves the
+ * session unchanged. */
+int amprt_session_save(const amprt_session *session, const char *path,
+                       char *error, size_t error_size);
+int amprt_session_load(amprt_session *session, const char *path, char *error,
+                       size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMPRT_H */

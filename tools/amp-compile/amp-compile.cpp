@@ -1,0 +1,125 @@
+//===- amp-compile.cpp - FP32 training graph to a runnable artifact -------===//
+//
+//   amp-compile model.mlir -o model.so [--precision=f32|f16|bf16]
+//               [--amp-options="loss-scaling=static scale=1024 ..."]
+//
+// Runs --amp-pipeline (unless --precision=f32), lowers for the CPU and
+// links a shared object with the C ABI of runtime/include/amp_artifact.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Pipelines/Pipelines.h"
+#include "amp/Target/CPUArtifact.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<input.mlir>"),
+                                            llvm::cl::Required);
+static llvm::cl::opt<std::string> outputFile("o",
+                                             llvm::cl::desc("Output artifact"),
+                                             llvm::cl::value_desc("file.so"),
+                                             llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    target("target", llvm::cl::desc("Target: cpu"), llvm::cl::init("cpu"));
+static llvm::cl::opt<std::string> precision(
+    "precision",
+    llvm::cl::desc("f32 (no mixed precision), f16 or bf16 (--amp-pipeline)"),
+    llvm::cl::init("f16"));
+static llvm::cl::opt<std::string> ampOptions(
+    "amp-options",
+    llvm::cl::desc("More --amp-pipeline options, e.g. \"loss-scaling=none\""),
+    llvm::cl::init(""));
+static llvm::cl::opt<std::string> emitMLIR(
+    "emit-mlir",
+    llvm::cl::desc("Also write the mixed-precision module (before lowering) "
+                   "to this file"),
+    llvm::cl::init(""));
+static llvm::cl::opt<bool>
+    keepIntermediates("keep-intermediates",
+                      llvm::cl::desc("Keep the object and the C shim"),
+                      llvm::cl::init(false));
+static llvm::cl::opt<std::string>
+    runtimeInclude("runtime-include",
+                   llvm::cl::desc("Directory of amp_artifact.h"),
+                   llvm::cl::init(AMP_RUNTIME_INCLUDE_DIR));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAllPasses();
+  amp::registerAMPPasses();
+  amp::registerAMPPipelines();
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "amp-compile: FP32 training graph -> CPU artifact\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<amp::AMPDialect>();
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+
+  if (target != "cpu") {
+    llvm::errs() << "amp-compile: unknown target '" << target
+                 << "' (this build supports: cpu)\n";
+    return 1;
+  }
+  if (precision != "f32" && precision != "f16" && precision != "bf16") {
+    llvm::errs() << "amp-compile: unknown precision '" << precision
+                 << "' (expected f32, f16 or bf16)\n";
+    return 1;
+  }
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "amp-compile: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  if (precision != "f32") {
+    PassManager pm(&context);
+    std::string pipeline =
+        "amp-pipeline{precision=" + precision + " " + ampOptions + "}";
+    if (failed(parsePassPipeline(pipeline, pm, llvm::errs())) ||
+        failed(pm.run(*module)))
+      return 1;
+  }
+  if (!emitMLIR.empty()) {
+    std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(emitMLIR, &error);
+    if (!out) {
+      llvm::errs() << "amp-compile: " << error << "\n";
+      return 1;
+    }
+    module->print(out->os());
+    out->keep();
+  }
+
+  amp::CPUArtifactOptions options;
+  options.outputPath = outputFile;
+  options.runtimeIncludeDir = runtimeInclude;
+  options.keepIntermediates = keepIntermediates;
+  return failed(amp::compileToCPUArtifact(*module, options)) ? 1 : 0;
+}
