@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "AMP"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.amp_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
@@ -38,6 +38,14 @@ config.substitutions.append(("%mlir_runner_utils",
                              os.path.join(mlir_lib_dir, "libmlir_runner_utils.so")))
 
 tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
-tools = ["amp-opt", "split-file", "mlir-runner",
+tools = ["amp-opt", "amp-compile", "amp-train", "split-file", "mlir-runner", "not",
          ToolSubst("mlir-opt", "mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+config.substitutions.append(("%check_train", "python3 " + os.path.join(
+    config.amp_src_root, "test", "Integration", "CPU", "Inputs", "check_train.py")))
+config.substitutions.append(("%examples", os.path.join(config.amp_src_root, "examples")))
+
+# Real data for the training tests: Debian's dataset-fashion-mnist.
+if os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"):
+    config.available_features.add("fashion-mnist")

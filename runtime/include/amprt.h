@@ -65,6 +65,10 @@ const amp_function_info *amprt_session_step_info(const amprt_session *session);
  * argument order. Returns 0. */
 int amprt_session_step(amprt_session *session, const void *const *data);
 
+/* Counts a step the caller skipped without running it (a batch with
+ * non-finite data): the counters advance, nothing else changes. */
+void amprt_session_skip(amprt_session *session);
+
 /* The last step's loss (first element), whether it overflowed (and was
  * skipped), and the counters. */
 float amprt_session_loss(const amprt_session *session);

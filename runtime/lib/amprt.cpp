@@ -177,7 +177,10 @@ float amprt_bf16_to_f32(uint16_t value) {
 }
 
 amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
-  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  // dlopen searches the library path for a bare file name: a path the user
+  // gave is a file path.
+  std::string file = std::strchr(path, '/') ? path : std::string("./") + path;
+  void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     report(error, error_size, "cannot load artifact '%s': %s", path,
            dlerror());
@@ -348,6 +351,13 @@ int amprt_session_step(amprt_session *session, const void *const *data) {
   ++session->steps;
   session->skipped += session->foundInf;
   return 0;
+}
+
+void amprt_session_skip(amprt_session *session) {
+  session->foundInf = 1;
+  session->loss = NAN;
+  ++session->steps;
+  ++session->skipped;
 }
 
 float amprt_session_loss(const amprt_session *session) { return session->loss; }

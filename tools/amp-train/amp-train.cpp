@@ -49,6 +49,10 @@ struct Options {
   std::string resume;
   bool quiet = false;
   bool progress = true;
+  // Fault injection, to check that a bad batch is skipped and nothing lost.
+  int64_t poisonStep = -1;
+  std::string poison = "overflow";
+  bool printDigest = false;
 };
 
 [[noreturn]] void fail(const std::string &message) {
@@ -68,7 +72,10 @@ void usage() {
       "  --seed=S                   parameter init and shuffling (default 0)\n"
       "  --log=FILE.csv             step,epoch,loss,scale,skipped per step\n"
       "  --save=CKPT --resume=CKPT  checkpoints (resume continues bit-identically)\n"
-      "  --quiet                    no per-epoch lines\n");
+      "  --quiet                    no per-epoch lines\n"
+      "  --poison-step=N            corrupt the batch of step N (1-based):\n"
+      "  --poison=overflow|nan        pixels x 1e5 (beyond f16) or NaN\n"
+      "  --print-digest             print FNV-1a digests of params and state\n");
 }
 
 Options parseOptions(int argc, char **argv) {
@@ -118,6 +125,15 @@ Options parseOptions(int argc, char **argv) {
       options.resume = v;
     } else if (arg == "--quiet") {
       options.quiet = true;
+    } else if (const char *v = value("--poison-step")) {
+      options.poisonStep = integer(v);
+    } else if (const char *v = value("--poison")) {
+      options.poison = v;
+      if (options.poison != "overflow" && options.poison != "nan")
+        fail("unknown --poison '" + options.poison +
+             "' (expected overflow or nan)");
+    } else if (arg == "--print-digest") {
+      options.printDigest = true;
     } else if (!arg.empty() && arg[0] != '-' && options.model.empty()) {
       options.model = arg;
     } else {
@@ -450,12 +466,20 @@ int main(int argc, char **argv) {
       int64_t example = order[position * trainer.batch + r];
       const float *image = &train.images[example * kPixels];
       std::copy(image, image + kPixels, &images[r * kPixels]);
-      for (int64_t p = 0; p < kPixels; ++p)
-        finite &= std::isfinite(image[p]);
       labels[r * kClasses + train.labels[example]] = 1.0f;
     }
+    if (done + 1 == options.poisonStep)
+      for (float &pixel : images)
+        pixel = options.poison == "nan" ? NAN : pixel * 1e5f + 1e5f;
+    for (float pixel : images)
+      finite &= std::isfinite(pixel);
+    // A batch with NaN or inf in its data is skipped before it can reach
+    // the params (loss scaling only guards f16/bf16 steps).
     nonFiniteBatches += !finite;
-    amprt_session_step(session, data);
+    if (finite)
+      amprt_session_step(session, data);
+    else
+      amprt_session_skip(session);
     float loss = amprt_session_loss(session);
     float scale = amprt_session_scale(session);
     int skipped = amprt_session_found_inf(session);
@@ -480,13 +504,34 @@ int main(int argc, char **argv) {
     std::fclose(log);
   if (nonFiniteBatches)
     std::fprintf(stderr,
-                 "amp-train: warning: %lld batches held non-finite pixels\n",
+                 "amp-train: warning: skipped %lld batches with non-finite "
+                 "pixels\n",
                  static_cast<long long>(nonFiniteBatches));
   if (!options.save.empty() &&
       amprt_session_save(session, options.save.c_str(), error,
                          sizeof(error)) != 0)
     fail(error);
 
+  if (options.printDigest) {
+    // FNV-1a over the bytes of every param, and of every optimizer state.
+    const amp_function_info &step = *trainer.step;
+    uint64_t digests[2] = {1469598103934665603ull, 1469598103934665603ull};
+    for (int32_t i = 0; i < step.num_args; ++i) {
+      amp_role role = step.args[i].role;
+      if (role != AMP_ROLE_PARAM && role != AMP_ROLE_STATE)
+        continue;
+      uint64_t &digest = digests[role == AMP_ROLE_STATE];
+      auto *bytes =
+          static_cast<const unsigned char *>(amprt_session_argument(session, i));
+      size_t size = amprt_num_elements(&step.args[i]) *
+                    amprt_dtype_size(step.args[i].dtype);
+      for (size_t b = 0; b < size; ++b)
+        digest = (digest ^ bytes[b]) * 1099511628211ull;
+    }
+    std::printf("params-digest %016llx state-digest %016llx\n",
+                static_cast<unsigned long long>(digests[0]),
+                static_cast<unsigned long long>(digests[1]));
+  }
   std::printf("steps %lld skipped %lld final-scale %g\n",
               static_cast<long long>(amprt_session_steps(session)),
               static_cast<long long>(amprt_session_skipped(session)),
