@@ -2,6 +2,7 @@
 
 #include "amp/Pipelines/Pipelines.h"
 
+#include "amp/Conversion/Passes.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -60,6 +61,7 @@ static constexpr const char *kLowerToCPU =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions},"
+    "amp-contractions-to-runtime-calls,"
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
     "convert-linalg-to-loops,"
@@ -79,6 +81,7 @@ LogicalResult mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
 }
 
 void mlir::amp::registerAMPPipelines() {
+  registerAMPConversionPasses();
   PassPipelineRegistration<>(
       "amp-lower-to-cpu",
       "Lower a training module on tensors to the LLVM dialect for the CPU",

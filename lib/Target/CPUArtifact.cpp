@@ -361,10 +361,14 @@ LogicalResult mlir::amp::compileToCPUArtifact(ModuleOp module,
   if (compiler.empty())
     return module.emitError("amp-compile: no C compiler (cc) on PATH to link "
                             "the artifact");
+  // The artifact depends on libamprt for the GEMMs of its contractions.
   std::string include = "-I" + options.runtimeIncludeDir;
-  SmallVector<StringRef> argv = {compiler,  "-shared", "-fPIC",
-                                 "-O2",     include,   shimPath,
-                                 objectPath, "-o",     options.outputPath,
+  std::string libDir = "-L" + options.runtimeLibraryDir;
+  std::string rpath = "-Wl,-rpath," + options.runtimeLibraryDir;
+  SmallVector<StringRef> argv = {compiler,   "-shared", "-fPIC",
+                                 "-O2",      include,   shimPath,
+                                 objectPath, "-o",      options.outputPath,
+                                 libDir,     rpath,     "-lamprt",
                                  "-lm"};
   std::string error;
   int status = llvm::sys::ExecuteAndWait(compiler, argv, std::nullopt, {}, 0,

@@ -55,6 +55,9 @@ static llvm::cl::opt<bool>
                       llvm::cl::desc("Keep the object and the C shim"),
                       llvm::cl::init(false));
 static llvm::cl::opt<std::string>
+    runtimeLibrary("runtime-lib", llvm::cl::desc("Directory of libamprt.so"),
+                   llvm::cl::init(AMP_RUNTIME_LIBRARY_DIR));
+static llvm::cl::opt<std::string>
     runtimeInclude("runtime-include",
                    llvm::cl::desc("Directory of amp_artifact.h"),
                    llvm::cl::init(AMP_RUNTIME_INCLUDE_DIR));
@@ -120,6 +123,7 @@ int main(int argc, char **argv) {
   amp::CPUArtifactOptions options;
   options.outputPath = outputFile;
   options.runtimeIncludeDir = runtimeInclude;
+  options.runtimeLibraryDir = runtimeLibrary;
   options.keepIntermediates = keepIntermediates;
   return failed(amp::compileToCPUArtifact(*module, options)) ? 1 : 0;
 }

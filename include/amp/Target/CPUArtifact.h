@@ -22,6 +22,8 @@ struct CPUArtifactOptions {
   std::string outputPath;
   /// Directory holding amp_artifact.h.
   std::string runtimeIncludeDir;
+  /// Directory holding libamprt.so (the artifact links it for its GEMMs).
+  std::string runtimeLibraryDir;
   /// C compiler used to build the shim and link (found on PATH if empty).
   std::string cCompiler;
   /// LLVM optimization level of the generated code.

@@ -1,0 +1,21 @@
+//===- Passes.h - amp lowering passes ---------------------------*- C++ -*-===//
+
+#ifndef AMP_CONVERSION_PASSES_H
+#define AMP_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::amp {
+
+#define GEN_PASS_DECL
+#include "amp/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "amp/Conversion/Passes.h.inc"
+
+} // namespace mlir::amp
+
+#endif // AMP_CONVERSION_PASSES_H

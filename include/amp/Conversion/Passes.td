@@ -1,0 +1,25 @@
+//===- Passes.td - amp lowering passes ---------------------*- tablegen -*-===//
+
+#ifndef AMP_CONVERSION_PASSES_TD
+#define AMP_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ContractionsToRuntimeCallsPass
+    : Pass<"amp-contractions-to-runtime-calls", "::mlir::ModuleOp"> {
+  let summary = "Replace buffer matmuls by calls to libamprt's GEMM";
+  let description = [{
+    After bufferization, every `linalg.matmul` and `linalg.batch_matmul`
+    with f32, f16 or bf16 inputs and an f32 accumulator becomes a call to
+    `amp_rt_matmul_<type>` / `amp_rt_batch_matmul_<type>` (C interface, fully
+    dynamic strided memrefs), which libamprt implements with BLAS sgemm on
+    f32 (f16 and bf16 inputs are widened first: their products are exact in
+    f32, so this is f16 x f16 with f32 accumulation up to summation order).
+    The calls accumulate into the output, as the linalg ops do. Other
+    contractions stay loops.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+#endif // AMP_CONVERSION_PASSES_TD
