@@ -53,6 +53,7 @@ struct Options {
   int64_t poisonStep = -1;
   std::string poison = "overflow";
   bool printDigest = false;
+  int64_t batch = -1; // checked against the artifact's batch
 };
 
 [[noreturn]] void fail(const std::string &message) {
@@ -70,6 +71,7 @@ void usage() {
       "  --epochs=N | --steps=N     how long to train (default 1 epoch)\n"
       "  --train-limit=N --test-limit=N   use the first N examples only\n"
       "  --seed=S                   parameter init and shuffling (default 0)\n"
+      "  --batch=N                  check that the step was compiled for batch N\n"
       "  --log=FILE.csv             step,epoch,loss,scale,skipped per step\n"
       "  --save=CKPT --resume=CKPT  checkpoints (resume continues bit-identically)\n"
       "  --quiet                    no per-epoch lines\n"
@@ -115,6 +117,8 @@ Options parseOptions(int argc, char **argv) {
       options.trainLimit = integer(v);
     } else if (const char *v = value("--test-limit")) {
       options.testLimit = integer(v);
+    } else if (const char *v = value("--batch")) {
+      options.batch = integer(v);
     } else if (const char *v = value("--seed")) {
       options.seed = static_cast<uint64_t>(integer(v));
     } else if (const char *v = value("--log")) {
@@ -414,6 +418,10 @@ int main(int argc, char **argv) {
   if (!artifact)
     fail(error);
   Trainer trainer = bindModel(artifact);
+  if (options.batch >= 0 && options.batch != trainer.batch)
+    fail("the step was compiled for batch " + std::to_string(trainer.batch) +
+         ", not " + std::to_string(options.batch) +
+         " (the batch is part of the graph's shapes)");
   amprt_session *session =
       amprt_session_create(artifact, options.seed, error, sizeof(error));
   if (!session)

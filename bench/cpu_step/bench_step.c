@@ -1,0 +1,53 @@
+/* Times the training step of an amp artifact through libamprt: WARMUP
+ * steps, then STEPS steps on a fixed random batch; prints milliseconds per
+ * step. Usage: bench_step ARTIFACT.so STEPS [WARMUP] */
+#include "amprt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: bench_step ARTIFACT.so STEPS [WARMUP]\n");
+    return 2;
+  }
+  char error[512];
+  amprt_artifact *artifact = amprt_load(argv[1], error, sizeof(error));
+  if (!artifact) {
+    fprintf(stderr, "%s\n", error);
+    return 1;
+  }
+  amprt_session *session = amprt_session_create(artifact, 0, error, sizeof(error));
+  if (!session) {
+    fprintf(stderr, "%s\n", error);
+    return 1;
+  }
+  const amp_function_info *step = amprt_session_step_info(session);
+  const void *data[8];
+  int count = 0;
+  for (int i = 0; i < step->num_args; ++i) {
+    if (step->args[i].role != AMP_ROLE_DATA)
+      continue;
+    int64_t n = amprt_num_elements(&step->args[i]);
+    float *buffer = calloc((size_t)n, sizeof(float));
+    srand(1);
+    for (int64_t e = 0; e < n; ++e)
+      buffer[e] = count == 0 ? (float)rand() / RAND_MAX : (e % 10 == 0);
+    data[count++] = buffer;
+  }
+  int steps = atoi(argv[2]), warmup = argc > 3 ? atoi(argv[3]) : 5;
+  for (int i = 0; i < warmup; ++i)
+    amprt_session_step(session, data);
+  double start = now();
+  for (int i = 0; i < steps; ++i)
+    amprt_session_step(session, data);
+  printf("%.4f\n", (now() - start) * 1e3 / steps);
+  return 0;
+}
