@@ -28,8 +28,8 @@ static MemRefType dynamicStrided(MemRefType type) {
   int64_t rank = type.getRank();
   SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
   SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
-  auto layout = StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic,
-                                       strides);
+  auto layout =
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, strides);
   return MemRefType::get(shape, type.getElementType(), layout);
 }
 
@@ -65,9 +65,9 @@ static LogicalResult convert(linalg::LinalgOp op, bool batched,
       !outType.getElementType().isF32())
     return failure();
 
-  std::string name = (Twine(batched ? "amp_rt_batch_matmul_" : "amp_rt_matmul_") +
-                      *suffix)
-                         .str();
+  std::string name =
+      (Twine(batched ? "amp_rt_batch_matmul_" : "amp_rt_matmul_") + *suffix)
+          .str();
   SmallVector<Type> argTypes = {dynamicStrided(lhsType),
                                 dynamicStrided(rhsType),
                                 dynamicStrided(outType)};
@@ -75,9 +75,9 @@ static LogicalResult convert(linalg::LinalgOp op, bool batched,
   auto callee = module.lookupSymbol<func::FuncOp>(name);
   if (!callee) {
     builder.setInsertionPointToStart(module.getBody());
-    callee = func::FuncOp::create(
-        builder, module.getLoc(), name,
-        builder.getFunctionType(argTypes, TypeRange{}));
+    callee =
+        func::FuncOp::create(builder, module.getLoc(), name,
+                             builder.getFunctionType(argTypes, TypeRange{}));
     callee.setPrivate();
     callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     builder.getUnitAttr());
@@ -85,7 +85,8 @@ static LogicalResult convert(linalg::LinalgOp op, bool batched,
   builder.setInsertionPoint(op);
   SmallVector<Value> values = {lhs, rhs, out}, operands;
   for (auto [value, type] : llvm::zip(values, argTypes))
-    operands.push_back(memref::CastOp::create(builder, op.getLoc(), type, value));
+    operands.push_back(
+        memref::CastOp::create(builder, op.getLoc(), type, value));
   func::CallOp::create(builder, op.getLoc(), callee, operands);
   op->erase();
   return success();

@@ -14,12 +14,12 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Format.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
@@ -75,16 +75,17 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
   TensorInfo info;
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
-    return func.emitError() << "amp-compile: " << (isResult ? "result " : "argument ")
-                            << index << " of @" << func.getName() << " has type "
-                            << type
-                            << "; the artifact ABI needs statically shaped tensors";
+    return func.emitError()
+           << "amp-compile: " << (isResult ? "result " : "argument ") << index
+           << " of @" << func.getName() << " has type " << type
+           << "; the artifact ABI needs statically shaped tensors";
   info.dtype = dtypeName(tensor.getElementType());
   if (info.dtype.empty())
-    return func.emitError() << "amp-compile: " << (isResult ? "result " : "argument ")
-                            << index << " of @" << func.getName()
-                            << " has element type " << tensor.getElementType()
-                            << ", which the artifact ABI does not carry";
+    return func.emitError()
+           << "amp-compile: " << (isResult ? "result " : "argument ") << index
+           << " of @" << func.getName() << " has element type "
+           << tensor.getElementType()
+           << ", which the artifact ABI does not carry";
   llvm::append_range(info.shape, tensor.getShape());
   auto get = [&](StringRef name) {
     return attrs ? attrs.get(name) : Attribute();
@@ -98,7 +99,8 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
     info.role = "AMP_ROLE_LOSS";
   else if (get(AMPDialect::kFoundInfAttrName))
     info.role = "AMP_ROLE_FOUND_INF";
-  else if (auto role = dyn_cast_or_null<StringAttr>(get(AMPDialect::kScalerAttrName)))
+  else if (auto role =
+               dyn_cast_or_null<StringAttr>(get(AMPDialect::kScalerAttrName)))
     info.role = role.getValue() == "scale"            ? "AMP_ROLE_SCALE"
                 : role.getValue() == "growth_tracker" ? "AMP_ROLE_GROWTH"
                                                       : "AMP_ROLE_HYSTERESIS";
@@ -117,8 +119,7 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
 
 /// Reads what the shim must describe, and prepares the functions for the
 /// C interface (read-only arguments, `_mlir_ciface_` wrappers).
-static FailureOr<std::vector<FunctionInfo>>
-collectFunctions(ModuleOp module) {
+static FailureOr<std::vector<FunctionInfo>> collectFunctions(ModuleOp module) {
   std::vector<FunctionInfo> functions;
   MLIRContext *context = module.getContext();
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -142,8 +143,8 @@ collectFunctions(ModuleOp module) {
         return FailureOr<std::vector<FunctionInfo>>(failure());
       info.results.push_back(*result);
     }
-    if (auto scale = func->getAttrOfType<FloatAttr>(
-            AMPDialect::kInitialScaleAttrName))
+    if (auto scale =
+            func->getAttrOfType<FloatAttr>(AMPDialect::kInitialScaleAttrName))
       info.initialScale = scale.getValueAsDouble();
     if (auto hysteresis = func->getAttrOfType<IntegerAttr>(
             AMPDialect::kInitialHysteresisAttrName))
@@ -156,9 +157,9 @@ collectFunctions(ModuleOp module) {
             AMPDialect::kScalerAttrName, AMPDialect::kWorkingCopyOfAttrName})
         func.removeArgAttr(i, StringAttr::get(context, name));
     for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-      for (StringRef name : {AMPDialect::kLossAttrName,
-                             AMPDialect::kUpdateOfAttrName,
-                             AMPDialect::kFoundInfAttrName})
+      for (StringRef name :
+           {AMPDialect::kLossAttrName, AMPDialect::kUpdateOfAttrName,
+            AMPDialect::kFoundInfAttrName})
         func.removeResultAttr(i, StringAttr::get(context, name));
     func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                   UnitAttr::get(context));
@@ -238,7 +239,8 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions) {
           os << "0";
         os << "};\n";
       }
-      os << "static const amp_tensor_info " << kind << "_" << f.name << "[] = {\n";
+      os << "static const amp_tensor_info " << kind << "_" << f.name
+         << "[] = {\n";
       for (auto [i, t] : llvm::enumerate(tensors))
         os << "  {" << t.dtype << ", " << t.role << ", " << t.target << ", "
            << t.shape.size() << ", shape_" << f.name << "_" << kind << i
@@ -293,8 +295,8 @@ static LogicalResult emitObject(ModuleOp module, llvm::Module &llvmModule,
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return module.emitError() << "amp-compile: cannot write " << path << ": "
-                              << ec.message();
+    return module.emitError()
+           << "amp-compile: cannot write " << path << ": " << ec.message();
   llvm::legacy::PassManager passes;
   if (machine->addPassesToEmitFile(passes, os, nullptr,
                                    llvm::CodeGenFileType::ObjectFile))
@@ -303,8 +305,9 @@ static LogicalResult emitObject(ModuleOp module, llvm::Module &llvmModule,
   return success();
 }
 
-LogicalResult mlir::amp::compileToCPUArtifact(ModuleOp module,
-                                              const CPUArtifactOptions &options) {
+LogicalResult
+mlir::amp::compileToCPUArtifact(ModuleOp module,
+                                const CPUArtifactOptions &options) {
   FailureOr<std::vector<FunctionInfo>> functions = collectFunctions(module);
   if (failed(functions))
     return failure();
@@ -371,8 +374,8 @@ LogicalResult mlir::amp::compileToCPUArtifact(ModuleOp module,
                                  libDir,     rpath,     "-lamprt",
                                  "-lm"};
   std::string error;
-  int status = llvm::sys::ExecuteAndWait(compiler, argv, std::nullopt, {}, 0,
-                                         0, &error);
+  int status =
+      llvm::sys::ExecuteAndWait(compiler, argv, std::nullopt, {}, 0, 0, &error);
   if (status != 0)
     return module.emitError() << "amp-compile: linking with " << compiler
                               << " failed (status " << status << ") " << error;

@@ -182,8 +182,7 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
   std::string file = std::strchr(path, '/') ? path : std::string("./") + path;
   void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
-    report(error, error_size, "cannot load artifact '%s': %s", path,
-           dlerror());
+    report(error, error_size, "cannot load artifact '%s': %s", path, dlerror());
     return nullptr;
   }
   auto version = reinterpret_cast<int32_t (*)()>(
@@ -226,7 +225,7 @@ int32_t amprt_num_functions(const amprt_artifact *artifact) {
 const amp_function_info *amprt_function(const amprt_artifact *artifact,
                                         int32_t index) {
   return index >= 0 && index < artifact->count ? &artifact->functions[index]
-                                                : nullptr;
+                                               : nullptr;
 }
 
 const amp_function_info *amprt_find(const amprt_artifact *artifact,
@@ -267,8 +266,8 @@ struct amprt_session {
       const amp_tensor_info &arg = step->args[i];
       std::vector<unsigned char> &buffer = args[i];
       buffer.assign(byteSize(arg), 0);
-      if (arg.role == AMP_ROLE_PARAM && arg.dtype == AMP_F32 &&
-          arg.rank >= 1 && arg.shape[0] > 1) {
+      if (arg.role == AMP_ROLE_PARAM && arg.dtype == AMP_F32 && arg.rank >= 1 &&
+          arg.shape[0] > 1) {
         float bound = 1.0f / std::sqrt(static_cast<float>(arg.shape[0]));
         auto *values = reinterpret_cast<float *>(buffer.data());
         for (int64_t e = 0, n = amprt_num_elements(&arg); e < n; ++e)
@@ -277,7 +276,8 @@ struct amprt_session {
         float scale = step->initial_scale > 0 ? step->initial_scale : 65536.0f;
         std::memcpy(buffer.data(), &scale, 4);
       } else if (arg.role == AMP_ROLE_HYSTERESIS) {
-        int32_t count = step->initial_hysteresis > 0 ? step->initial_hysteresis : 1;
+        int32_t count =
+            step->initial_hysteresis > 0 ? step->initial_hysteresis : 1;
         std::memcpy(buffer.data(), &count, 4);
       }
     }
@@ -405,7 +405,8 @@ int amprt_session_save(const amprt_session *session, const char *path,
   out.write(kCheckpointMagic, sizeof(kCheckpointMagic));
   out.write(reinterpret_cast<const char *>(header), sizeof(header));
   for (int32_t i = 0; i < step.num_args; ++i) {
-    uint64_t size = step.args[i].role == AMP_ROLE_DATA ? 0 : session->args[i].size();
+    uint64_t size =
+        step.args[i].role == AMP_ROLE_DATA ? 0 : session->args[i].size();
     out.write(reinterpret_cast<const char *>(&size), sizeof(size));
     out.write(reinterpret_cast<const char *>(session->args[i].data()),
               static_cast<std::streamsize>(size));
@@ -452,8 +453,8 @@ int amprt_session_load(amprt_session *session, const char *path, char *error,
         step.args[i].role == AMP_ROLE_DATA ? 0 : session->args[i].size();
     if (!in || size != expected) {
       report(error, error_size,
-             "checkpoint '%s' is truncated or does not match argument %d",
-             path, i);
+             "checkpoint '%s' is truncated or does not match argument %d", path,
+             i);
       return -1;
     }
     args[i].resize(size);

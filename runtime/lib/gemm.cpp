@@ -75,17 +75,17 @@ void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
   for (int64_t batch = 0; batch < batches; ++batch)
     matmul(a->aligned + a->offset + batch * a->strides[0], a->strides + 1,
            b->aligned + b->offset + batch * b->strides[0], b->strides + 1,
-           c->aligned + c->offset + batch * c->strides[0], c->strides + 1, m,
-           n, k, widenFn, scratch);
+           c->aligned + c->offset + batch * c->strides[0], c->strides + 1, m, n,
+           k, widenFn, scratch);
 }
 
 template <typename T, typename Widen>
 void plainMatmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
                  StridedMemRef<float, 2> *c, Widen widenFn) {
   std::vector<float> scratch;
-  matmul(a->aligned + a->offset, a->strides, b->aligned + b->offset,
-         b->strides, c->aligned + c->offset, c->strides, c->sizes[0],
-         c->sizes[1], a->sizes[1], widenFn, scratch);
+  matmul(a->aligned + a->offset, a->strides, b->aligned + b->offset, b->strides,
+         c->aligned + c->offset, c->strides, c->sizes[0], c->sizes[1],
+         a->sizes[1], widenFn, scratch);
 }
 
 } // namespace

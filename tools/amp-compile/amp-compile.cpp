@@ -111,7 +111,8 @@ int main(int argc, char **argv) {
       return 1;
   }
   if (!emitMLIR.empty()) {
-    std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(emitMLIR, &error);
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(emitMLIR, &error);
     if (!out) {
       llvm::errs() << "amp-compile: " << error << "\n";
       return 1;

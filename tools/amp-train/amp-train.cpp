@@ -67,17 +67,21 @@ void usage() {
       "  --precision=f32|f16|bf16   for an .mlir model (default f16)\n"
       "  --amp-options=STR          more amp-pipeline options for amp-compile\n"
       "  --data=fashion-mnist|synthetic\n"
-      "  --data-dir=DIR             IDX files (default /usr/share/datasets/fashion-mnist)\n"
+      "  --data-dir=DIR             IDX files (default "
+      "/usr/share/datasets/fashion-mnist)\n"
       "  --epochs=N | --steps=N     how long to train (default 1 epoch)\n"
       "  --train-limit=N --test-limit=N   use the first N examples only\n"
       "  --seed=S                   parameter init and shuffling (default 0)\n"
-      "  --batch=N                  check that the step was compiled for batch N\n"
+      "  --batch=N                  check that the step was compiled for batch "
+      "N\n"
       "  --log=FILE.csv             step,epoch,loss,scale,skipped per step\n"
-      "  --save=CKPT --resume=CKPT  checkpoints (resume continues bit-identically)\n"
+      "  --save=CKPT --resume=CKPT  checkpoints (resume continues "
+      "bit-identically)\n"
       "  --quiet                    no per-epoch lines\n"
       "  --poison-step=N            corrupt the batch of step N (1-based):\n"
       "  --poison=overflow|nan        pixels x 1e5 (beyond f16) or NaN\n"
-      "  --print-digest             print FNV-1a digests of params and state\n");
+      "  --print-digest             print FNV-1a digests of params and "
+      "state\n");
 }
 
 Options parseOptions(int argc, char **argv) {
@@ -220,8 +224,8 @@ Dataset loadFashionMnist(const std::string &dir, const std::string &split,
   for (int64_t i = 0; i < count; ++i) {
     data.labels[i] = labels[8 + i];
     if (data.labels[i] >= kClasses)
-      fail("'" + labelPath + "' holds label " +
-           std::to_string(data.labels[i]) + ", not in 0..9");
+      fail("'" + labelPath + "' holds label " + std::to_string(data.labels[i]) +
+           ", not in 0..9");
   }
   return data;
 }
@@ -352,8 +356,9 @@ Trainer bindModel(const amprt_artifact *artifact) {
   if (trainer.predict) {
     const amp_function_info &p = *trainer.predict;
     bool ok = p.num_args == 1 + static_cast<int32_t>(trainer.params.size()) &&
-              isMatrix(p.args[0], kPixels) && p.args[0].shape[0] == trainer.batch &&
-              p.num_results == 1 && isMatrix(p.results[0], kClasses);
+              isMatrix(p.args[0], kPixels) &&
+              p.args[0].shape[0] == trainer.batch && p.num_results == 1 &&
+              isMatrix(p.results[0], kClasses);
     for (size_t i = 0; ok && i < trainer.params.size(); ++i) {
       const amp_tensor_info &a = p.args[1 + i];
       const amp_tensor_info &b = trainer.step->args[trainer.params[i]];
@@ -386,8 +391,8 @@ double evaluate(const Trainer &trainer, amprt_session *session,
     trainer.predict->call(buffers.data());
     for (int64_t r = 0; r < rows; ++r) {
       const float *row = &logits[r * kClasses];
-      int32_t best = static_cast<int32_t>(
-          std::max_element(row, row + kClasses) - row);
+      int32_t best =
+          static_cast<int32_t>(std::max_element(row, row + kClasses) - row);
       correct += best == test.labels[start + r];
     }
   }
@@ -436,15 +441,16 @@ int main(int argc, char **argv) {
     train = loadFashionMnist(options.dataDir, "train", options.trainLimit);
     test = loadFashionMnist(options.dataDir, "t10k", options.testLimit);
   } else {
-    train = syntheticData(options.trainLimit >= 0 ? options.trainLimit : 8192,
-                          1);
+    train =
+        syntheticData(options.trainLimit >= 0 ? options.trainLimit : 8192, 1);
     test = syntheticData(options.testLimit >= 0 ? options.testLimit : 2048, 2);
   }
   int64_t perEpoch = train.count / trainer.batch;
   if (perEpoch == 0)
     fail("fewer training examples than one batch of " +
          std::to_string(trainer.batch));
-  int64_t total = options.steps >= 0 ? options.steps : options.epochs * perEpoch;
+  int64_t total =
+      options.steps >= 0 ? options.steps : options.epochs * perEpoch;
 
   FILE *log = nullptr;
   if (!options.log.empty()) {
@@ -515,9 +521,8 @@ int main(int argc, char **argv) {
                  "amp-train: warning: skipped %lld batches with non-finite "
                  "pixels\n",
                  static_cast<long long>(nonFiniteBatches));
-  if (!options.save.empty() &&
-      amprt_session_save(session, options.save.c_str(), error,
-                         sizeof(error)) != 0)
+  if (!options.save.empty() && amprt_session_save(session, options.save.c_str(),
+                                                  error, sizeof(error)) != 0)
     fail(error);
 
   if (options.printDigest) {
@@ -529,8 +534,8 @@ int main(int argc, char **argv) {
       if (role != AMP_ROLE_PARAM && role != AMP_ROLE_STATE)
         continue;
       uint64_t &digest = digests[role == AMP_ROLE_STATE];
-      auto *bytes =
-          static_cast<const unsigned char *>(amprt_session_argument(session, i));
+      auto *bytes = static_cast<const unsigned char *>(
+          amprt_session_argument(session, i));
       size_t size = amprt_num_elements(&step.args[i]) *
                     amprt_dtype_size(step.args[i].dtype);
       for (size_t b = 0; b < size; ++b)

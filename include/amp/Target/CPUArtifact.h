@@ -1,4 +1,5 @@
-//===- CPUArtifact.h - compile a training module to a CPU artifact -*- C++ -*-===//
+//===- CPUArtifact.h - compile a training module to a CPU artifact -*- C++
+//-*-===//
 //
 // Turns a module on tensors (after the amp passes) into a shared object
 // with the C ABI of runtime/include/amp_artifact.h: the module is lowered
