@@ -38,7 +38,8 @@ config.substitutions.append(("%mlir_runner_utils",
                              os.path.join(mlir_lib_dir, "libmlir_runner_utils.so")))
 
 tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
-tools = ["amp-opt", "amp-compile", "amp-train", "split-file", "mlir-runner", "not",
+tools = ["amp-opt", "amp-compile", "amp-train", "amp-capi-test", "split-file",
+         "mlir-runner", "not",
          ToolSubst("mlir-opt", "mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -49,3 +50,11 @@ config.substitutions.append(("%examples", os.path.join(config.amp_src_root, "exa
 # Real data for the training tests: Debian's dataset-fashion-mnist.
 if os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"):
     config.available_features.add("fashion-mnist")
+
+# Embedding: our plugin in Debian's own mlir-opt-22, and the C API test.
+import shutil
+config.substitutions.append(("%mlir_opt_22",
+                             shutil.which("mlir-opt-22") or "/usr/bin/mlir-opt-22"))
+config.substitutions.append(("%amp_plugin",
+                             os.path.join(config.amp_obj_root, "lib", "libAMPPlugin.so")))
+config.substitutions.append(("%amp_obj_root", config.amp_obj_root))

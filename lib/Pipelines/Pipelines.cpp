@@ -81,7 +81,6 @@ LogicalResult mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
 }
 
 void mlir::amp::registerAMPPipelines() {
-  registerAMPConversionPasses();
   PassPipelineRegistration<>(
       "amp-lower-to-cpu",
       "Lower a training module on tensors to the LLVM dialect for the CPU",

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/InitAMP.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Target/CPUArtifact.h"
 #include "amp/Transforms/Passes.h"
@@ -65,8 +65,7 @@ static llvm::cl::opt<std::string>
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
-  amp::registerAMPPasses();
-  amp::registerAMPPipelines();
+  amp::registerAllAMPPasses();
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "amp-compile: FP32 training graph -> CPU artifact\n");
 
@@ -74,7 +73,7 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  registry.insert<amp::AMPDialect>();
+  amp::registerAMPDialect(registry);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/InitAMP.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
 
@@ -17,13 +17,12 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::amp::registerAMPPasses();
-  mlir::amp::registerAMPPipelines();
+  mlir::amp::registerAllAMPPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::amp::AMPDialect>();
+  mlir::amp::registerAMPDialect(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "amp-mlir optimizer driver\n", registry));

@@ -81,7 +81,8 @@ void buildAMPPipeline(OpPassManager &pm, const AMPPipelineOptions &options);
 /// interface (`_mlir_ciface_<name>`) and read-only arguments.
 LogicalResult buildAMPLowerToCPUPipeline(OpPassManager &pm);
 
-/// Registers `--amp-pipeline` and `--amp-lower-to-cpu`.
+/// Registers `--amp-pipeline` and `--amp-lower-to-cpu` (once: see
+/// registerAllAMPPasses in amp/InitAMP.h).
 void registerAMPPipelines();
 
 } // namespace mlir::amp

@@ -1,0 +1,25 @@
+//===- InitAMP.cpp - register everything amp-mlir provides ----------------===//
+
+#include "amp/InitAMP.h"
+
+#include "amp/Conversion/Passes.h"
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Pipelines/Pipelines.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+#include <mutex>
+
+void mlir::amp::registerAMPDialect(DialectRegistry &registry) {
+  registry.insert<AMPDialect>();
+}
+
+void mlir::amp::registerAllAMPPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerAMPPasses();
+    registerAMPConversionPasses();
+    registerAMPPipelines();
+  });
+}
