@@ -22,7 +22,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -124,6 +126,17 @@ int main(int argc, char **argv) {
   options.outputPath = outputFile;
   options.runtimeIncludeDir = runtimeInclude;
   options.runtimeLibraryDir = runtimeLibrary;
+  // An installed amp-compile finds the runtime beside it (prefix/bin ->
+  // prefix/include, prefix/lib) once the build tree is gone.
+  std::string self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&main);
+  SmallString<128> prefix =
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self));
+  if (runtimeInclude.getNumOccurrences() == 0 &&
+      !llvm::sys::fs::exists(options.runtimeIncludeDir + "/amp_artifact.h"))
+    options.runtimeIncludeDir = (prefix + "/include").str();
+  if (runtimeLibrary.getNumOccurrences() == 0 &&
+      !llvm::sys::fs::exists(options.runtimeLibraryDir + "/libamprt.so"))
+    options.runtimeLibraryDir = (prefix + "/lib").str();
   options.keepIntermediates = keepIntermediates;
   return failed(amp::compileToCPUArtifact(*module, options)) ? 1 : 0;
 }
