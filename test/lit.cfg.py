@@ -8,6 +8,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "AMP"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
+
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.amp_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
@@ -58,3 +59,14 @@ config.substitutions.append(("%mlir_opt_22",
 config.substitutions.append(("%amp_plugin",
                              os.path.join(config.amp_obj_root, "lib", "libAMPPlugin.so")))
 config.substitutions.append(("%amp_obj_root", config.amp_obj_root))
+
+# The PyTorch front end needs a Python with torch (Debian's python3-torch).
+import subprocess
+torch_python = "/usr/bin/python3"
+try:
+    subprocess.run([torch_python, "-c", "import torch, functorch"], check=True,
+                   capture_output=True, timeout=120)
+    config.available_features.add("torch")
+except Exception:
+    pass
+config.substitutions.append(("%torch_python", torch_python))

@@ -1,0 +1,341 @@
+"""PyTorch module + loss + optimizer -> an FP32 training step in TOSA.
+
+AOTAutograd (functorch's aot_function, in torch 1.13 and 2.x) traces the
+forward and the backward aten graphs; each aten op is written as TOSA, the
+backward is seeded with `amp.loss_grad`, gradients are marked `amp.grad`
+and the optimizer update is appended in TOSA, so the result follows the
+training-graph contract of DESIGN.md.
+
+Signature: (x, y, params..., optimizer state...) -> (loss, new params...,
+new state...); params in `model.named_parameters()` order.
+"""
+import torch
+from torch.fx.passes.shape_prop import ShapeProp
+
+from .tosa import Value, Writer, ttype
+
+
+class UnsupportedOp(Exception):
+    pass
+
+
+def _shape(node):
+    meta = node.meta.get("tensor_meta")
+    return tuple(meta.shape) if meta is not None else None
+
+
+class _Emitter:
+    """Writes the nodes of aten fx graphs as TOSA."""
+
+    def __init__(self, writer, module_name):
+        self.w = writer
+        self.module_name = module_name
+        self.values = {}
+
+    def run(self, gm, inputs):
+        placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+        for node, value in zip(placeholders, inputs):
+            self.values[node] = value
+        for node in gm.graph.nodes:
+            if node.op == "call_function":
+                self.values[node] = self.call(node)
+            elif node.op == "output":
+                return [self.values.get(a) if a is not None else None
+                        for a in node.args[0]]
+
+    def arg(self, a):
+        return self.values[a] if isinstance(a, torch.fx.Node) else a
+
+    def call(self, node):
+        name = str(node.target).replace("aten.", "").replace(".default", "")
+        handler = getattr(self, "op_" + name.replace(".", "_"), None)
+        if handler is None:
+            raise UnsupportedOp(
+                f"aten op '{node.target}' (in the graph of module "
+                f"'{self.module_name}') has no TOSA lowering in amp_mlir")
+        args = [self.arg(a) for a in node.args]
+        result = handler(node, *args)
+        shape = _shape(node)
+        if shape is not None and isinstance(result, Value) and result.shape != shape:
+            result = self.w.reshape(result, shape)
+        return result
+
+    # Shapes and identities ------------------------------------------------------
+    def op_detach(self, node, x):
+        return x
+
+    op_clone = op_detach
+    op_alias = op_detach
+
+    def op_t(self, node, x):
+        return self.w.transpose(x, [1, 0]) if len(x.shape) == 2 else x
+
+    def op_transpose_int(self, node, x, d0, d1):
+        perms = list(range(len(x.shape)))
+        perms[d0], perms[d1] = perms[d1], perms[d0]
+        return self.w.transpose(x, perms)
+
+    def op_permute(self, node, x, perms):
+        return self.w.transpose(x, [p % len(x.shape) for p in perms])
+
+    def op_view(self, node, x, shape):
+        return self.w.reshape(x, _shape(node))
+
+    op__unsafe_view = op_view
+    op_reshape = op_view
+
+    def op_unsqueeze(self, node, x, dim):
+        return self.w.reshape(x, _shape(node))
+
+    op_squeeze_dim = op_unsqueeze
+
+    def op_expand(self, node, x, shape, *rest):
+        return self.w.tile(x, _shape(node))
+
+    # Arithmetic -----------------------------------------------------------------
+    def _scalar(self, value):
+        return self.w.reshape(self.w.const(float(value)), ())
+
+    def _operand(self, v):
+        return v if isinstance(v, Value) else self._scalar(v)
+
+    def op_add_Tensor(self, node, a, b, alpha=1):
+        b = self._operand(b)
+        if alpha != 1:
+            b = self.w.scale(b, alpha)
+        return self.w.binary("add", self._operand(a), b)
+
+    def op_sub_Tensor(self, node, a, b, alpha=1):
+        b = self._operand(b)
+        if alpha != 1:
+            b = self.w.scale(b, alpha)
+        return self.w.binary("sub", self._operand(a), b)
+
+    def op_mul_Tensor(self, node, a, b):
+        return self.w.binary("mul", self._operand(a), self._operand(b))
+
+    def op_mul_Scalar(self, node, a, s):
+        return self.w.scale(a, float(s))
+
+    def op_div_Scalar(self, node, a, s):
+        return self.w.scale(a, 1.0 / float(s))
+
+    def op_div_Tensor(self, node, a, b):
+        return self.w.binary("mul", self._operand(a),
+                             self.w.unary("reciprocal", self._operand(b)))
+
+    def op_neg(self, node, x):
+        return self.w.negate(x)
+
+    def op_relu(self, node, x):
+        return self.w.clamp(x, 0.0, 3.4028234663852886e38)
+
+    def op_threshold_backward(self, node, grad, x, threshold):
+        cond = self.w.binary("greater", x, self._scalar(threshold), dtype="i1")
+        return self.w.select(cond, grad, self._scalar(0.0))
+
+    # Contractions -------------------------------------------------------------
+    def op_mm(self, node, a, b):
+        return self.w.matmul(a, b)
+
+    def op_bmm(self, node, a, b):
+        return self.w.matmul(a, b)
+
+    def op_addmm(self, node, bias, a, b, beta=1, alpha=1):
+        out = self.w.matmul(a, b)
+        if alpha != 1:
+            out = self.w.scale(out, alpha)
+        if beta != 1:
+            bias = self.w.scale(bias, beta)
+        return self.w.binary("add", out, bias)
+
+    # Reductions and softmax -----------------------------------------------------
+    def op_sum_dim_IntList(self, node, x, dims, keepdim=False, *rest):
+        return self.w.reduce("sum", x, dims, keepdim)
+
+    def op_sum(self, node, x, *rest):
+        return self.w.reduce("sum", x, list(range(len(x.shape))), False)
+
+    def op_mean(self, node, x, *rest):
+        count = 1
+        for d in x.shape:
+            count *= d
+        return self.w.scale(self.op_sum(node, x), 1.0 / count)
+
+    def op_mean_dim(self, node, x, dims, keepdim=False, *rest):
+        count = 1
+        for d in dims:
+            count *= x.shape[d]
+        return self.w.scale(self.w.reduce("sum", x, dims, keepdim), 1.0 / count)
+
+    def op__log_softmax(self, node, x, dim, half_to_float=False):
+        m = self.w.reduce("max", x, [dim], True)
+        z = self.w.binary("sub", x, m)
+        s = self.w.reduce("sum", self.w.unary("exp", z), [dim], True)
+        return self.w.binary("sub", z, self.w.unary("log", s))
+
+    def op__log_softmax_backward_data(self, node, grad, output, dim, *rest):
+        total = self.w.reduce("sum", grad, [dim], True)
+        return self.w.binary("sub", grad,
+                             self.w.binary("mul", self.w.unary("exp", output), total))
+
+    def op__softmax(self, node, x, dim, half_to_float=False):
+        m = self.w.reduce("max", x, [dim], True)
+        e = self.w.unary("exp", self.w.binary("sub", x, m))
+        s = self.w.reduce("sum", e, [dim], True)
+        return self.w.binary("mul", e, self.w.unary("reciprocal", s))
+
+    def op__softmax_backward_data(self, node, grad, output, dim, *rest):
+        gy = self.w.binary("mul", grad, output)
+        total = self.w.reduce("sum", gy, [dim], True)
+        return self.w.binary("sub", gy, self.w.binary("mul", output, total))
+
+
+def _trace(model, loss_fn, x, y):
+    """The forward and backward aten graphs of loss_fn(model(x), y)."""
+    from functorch.compile import aot_function, make_boxed_func
+
+    names = [n for n, _ in model.named_parameters()]
+    params = [p.detach().clone().requires_grad_() for _, p in model.named_parameters()]
+    graphs = {}
+
+    def capture(kind):
+        def compiler(gm, inputs):
+            graphs[kind] = gm
+            return make_boxed_func(gm.forward)
+        return compiler
+
+    try:
+        from torch.func import functional_call
+    except ImportError:  # torch 1.13
+        from torch.nn.utils.stateless import functional_call
+
+    def step(*args):
+        ps, xs, ys = args[:-2], args[-2], args[-1]
+        return loss_fn(functional_call(model, dict(zip(names, ps)), (xs,)), ys)
+
+    loss = aot_function(step, capture("forward"), capture("backward"))(*params, x, y)
+    loss.backward()
+    return names, params, graphs["forward"], graphs["backward"]
+
+
+def _optimizer_update(w, optimizer, params, grads, state):
+    """Appends the update; returns (new params, new state values)."""
+    kind = optimizer["kind"]
+    lr = optimizer.get("lr", 1e-3)
+    wd = optimizer.get("weight_decay", 0.0)
+    new_params, new_state = [], []
+    if kind == "sgd":
+        momentum = optimizer.get("momentum", 0.0)
+        for i, (p, g) in enumerate(zip(params, grads)):
+            if wd:
+                g = w.binary("add", g, w.scale(p, wd))
+            if momentum:
+                buf = w.binary("add", w.scale(state[i], momentum), g)
+                new_state.append(buf)
+                g = buf
+            new_params.append(w.binary("sub", p, w.scale(g, lr)))
+        return new_params, new_state
+    if kind in ("adam", "adamw"):
+        b1, b2 = optimizer.get("betas", (0.9, 0.999))
+        eps = optimizer.get("eps", 1e-8)
+        n = len(params)
+        step = w.binary("add", state[2 * n], w.const(1.0, (1,)))
+        one = w.const(1.0, (1,))
+        bc1 = w.binary("sub", one, w.binary("pow", w.const(b1, (1,)), step))
+        bc2 = w.binary("sub", one, w.binary("pow", w.const(b2, (1,)), step))
+        step_size = w.scale(w.unary("reciprocal", bc1), lr)
+        sqrt_bc2 = w.binary("pow", bc2, w.const(0.5, (1,)))
+        moments, squares = [], []
+        for i, (p, g) in enumerate(zip(params, grads)):
+            if kind == "adam" and wd:
+                g = w.binary("add", g, w.scale(p, wd))
+            if kind == "adamw" and wd:
+                p = w.scale(p, 1.0 - lr * wd)
+            m = w.binary("add", w.scale(state[i], b1), w.scale(g, 1.0 - b1))
+            v = w.binary("add", w.scale(state[n + i], b2),
+                         w.scale(w.binary("mul", g, g), 1.0 - b2))
+            denom = w.binary("add", w.binary("mul", w.binary("pow", v, w.const(0.5, (1,))),
+                                             w.unary("reciprocal", sqrt_bc2)),
+                             w.const(eps, (1,)))
+            update = w.binary("mul", w.binary("mul", m, w.unary("reciprocal", denom)),
+                              step_size)
+            new_params.append(w.binary("sub", p, update))
+            moments.append(m)
+            squares.append(v)
+        return new_params, moments + squares + [step]
+    raise ValueError(f"unknown optimizer kind '{kind}' (sgd, adam, adamw)")
+
+
+def optimizer_spec(optimizer):
+    """Reads a torch.optim optimizer's kind and hyperparameters."""
+    group = optimizer.param_groups[0]
+    name = type(optimizer).__name__.lower()
+    if name not in ("sgd", "adam", "adamw"):
+        raise ValueError(f"optimizer {type(optimizer).__name__} is not supported "
+                         "(SGD, Adam, AdamW)")
+    if len(optimizer.param_groups) != 1:
+        raise ValueError("only one parameter group is supported")
+    if name == "sgd" and (group.get("nesterov") or group.get("dampening")):
+        raise ValueError("SGD with nesterov or dampening is not supported")
+    if name in ("adam", "adamw") and group.get("amsgrad"):
+        raise ValueError("amsgrad is not supported")
+    return {"kind": name, **{k: group[k] for k in
+                             ("lr", "momentum", "weight_decay", "betas", "eps")
+                             if k in group}}
+
+
+def state_shapes(optimizer, param_shapes):
+    kind = optimizer["kind"]
+    if kind == "sgd":
+        return list(param_shapes) if optimizer.get("momentum") else []
+    return list(param_shapes) * 2 + [(1,)]
+
+
+def export_training_step(model, loss_fn, optimizer, x, y, name="train_step"):
+    """MLIR text of one training step of `model` (a torch.nn.Module), with
+    `loss_fn(model(x), y)` and `optimizer` (a torch.optim instance or a spec
+    dict), for example inputs x and y."""
+    spec = optimizer if isinstance(optimizer, dict) else optimizer_spec(optimizer)
+    names, params, fw, bw = _trace(model, loss_fn, x, y)
+    ShapeProp(fw).propagate(*params, x, y)
+    w = Writer()
+    x_v, y_v = Value("%x", x.shape), Value("%y", y.shape)
+    p_vals = [Value(f"%p{i}", tuple(p.shape)) for i, p in enumerate(params)]
+    shapes = state_shapes(spec, [tuple(p.shape) for p in params])
+    s_vals = [Value(f"%s{i}", s) for i, s in enumerate(shapes)]
+    module_name = type(model).__name__
+    emitter = _Emitter(w, module_name)
+    fw_out = emitter.run(fw, p_vals + [x_v, y_v])
+    loss, saved = fw_out[0], fw_out[1:]
+    if loss.shape not in ((), (1,)):
+        raise ValueError(f"the loss must be a scalar, got shape {loss.shape}")
+    seed = w.fresh(loss.shape)
+    w.emit(f"{seed.name} = amp.loss_grad {loss.name} : {loss.type}")
+    fw_results = fw(*params, x, y)
+    ShapeProp(bw).propagate(*[t.detach() if isinstance(t, torch.Tensor) else t
+                              for t in fw_results[1:]], torch.ones(()))
+    grads = emitter.run(bw, saved + [seed])[:len(params)]
+    marked = []
+    for i, g in enumerate(grads):
+        if g is None:
+            raise ValueError(f"parameter '{names[i]}' gets no gradient")
+        out = w.fresh(g.shape)
+        w.emit(f"{out.name} = amp.grad {g.name} {{param = {i + 2} : i64}} : {g.type}")
+        marked.append(out)
+    new_params, new_state = _optimizer_update(w, spec, p_vals, marked, s_vals)
+
+    arg_text = [f"%x: {x_v.type}", f"%y: {y_v.type}"]
+    arg_text += [f"%p{i}: {v.type} {{amp.param}}" for i, v in enumerate(p_vals)]
+    arg_text += [f"%s{i}: {v.type} {{amp.state}}" for i, v in enumerate(s_vals)]
+    results = [(loss, "{amp.loss}")]
+    results += [(v, f"{{amp.update_of = {i + 2} : i64}}") for i, v in enumerate(new_params)]
+    results += [(v, f"{{amp.update_of = {i + 2 + len(p_vals)} : i64}}")
+                for i, v in enumerate(new_state)]
+    header = (f"// {module_name} training step exported by amp_mlir from PyTorch "
+              f"{torch.__version__}\n// params: {', '.join(names)}\n"
+              f"func.func @{name}({', '.join(arg_text)})\n    -> ("
+              + ", ".join(f"{v.type} {a}" for v, a in results) + ") {")
+    ret = ("  return " + ", ".join(v.name for v, _ in results) + " : "
+           + ", ".join(v.type for v, _ in results))
+    return "\n".join([header, w.text(), ret, "}", ""])
