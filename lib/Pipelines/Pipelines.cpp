@@ -69,6 +69,7 @@ static constexpr const char *kLowerToCPU =
     "lower-affine,"
     "convert-scf-to-cf,"
     "convert-math-to-llvm,"
+    "convert-math-to-libm,"
     "convert-arith-to-llvm,"
     "finalize-memref-to-llvm,"
     "convert-func-to-llvm,"

@@ -9,6 +9,9 @@ training-graph contract of DESIGN.md.
 Signature: (x, y, params..., optimizer state...) -> (loss, new params...,
 new state...); params in `model.named_parameters()` order.
 """
+import math
+import operator
+
 import torch
 from torch.fx.passes.shape_prop import ShapeProp
 
@@ -37,16 +40,33 @@ class _Emitter:
         for node, value in zip(placeholders, inputs):
             self.values[node] = value
         for node in gm.graph.nodes:
-            if node.op == "call_function":
+            if node.op == "get_attr":
+                self.values[node] = self.constant(getattr(gm, node.target))
+            elif node.op == "call_function":
                 self.values[node] = self.call(node)
             elif node.op == "output":
                 return [self.values.get(a) if a is not None else None
                         for a in node.args[0]]
 
     def arg(self, a):
+        if isinstance(a, (list, tuple)):
+            return [self.arg(v) for v in a]
         return self.values[a] if isinstance(a, torch.fx.Node) else a
 
+    def constant(self, tensor):
+        """A tensor the graph holds (a buffer): its values, known at export."""
+        tensor = tensor.detach().cpu()
+        if tensor.dtype.is_floating_point:
+            value = self.w.dense(tensor.float().flatten().tolist(), tuple(tensor.shape), "f32")
+        else:
+            value = self.w.dense(tensor.flatten().tolist(), tuple(tensor.shape), "i32")
+        value.known = tensor
+        return value
+
     def call(self, node):
+        if node.target is operator.getitem:
+            container, index = self.arg(node.args[0]), node.args[1]
+            return container[index]
         name = str(node.target).replace("aten.", "").replace(".default", "")
         handler = getattr(self, "op_" + name.replace(".", "_"), None)
         if handler is None:
@@ -55,6 +75,8 @@ class _Emitter:
                 f"'{self.module_name}') has no TOSA lowering in amp_mlir")
         args = [self.arg(a) for a in node.args]
         result = handler(node, *args)
+        if isinstance(result, (list, tuple)):
+            return result
         shape = _shape(node)
         if shape is not None and isinstance(result, Value) and result.shape != shape:
             result = self.w.reshape(result, shape)
@@ -83,6 +105,23 @@ class _Emitter:
 
     op__unsafe_view = op_view
     op_reshape = op_view
+
+    def op__reshape_alias(self, node, x, shape, strides):
+        return self.w.reshape(x, _shape(node))
+
+    def op_split_Tensor(self, node, x, size, dim=0):
+        dim %= len(x.shape)
+        parts = []
+        for start in range(0, x.shape[dim], size):
+            begin = [0] * len(x.shape)
+            begin[dim] = start
+            extent = list(x.shape)
+            extent[dim] = min(size, x.shape[dim] - start)
+            parts.append(self.w.slice(x, begin, extent))
+        return parts
+
+    def op_cat(self, node, values, dim=0):
+        return self.w.concat(values, dim % len(values[0].shape))
 
     def op_unsqueeze(self, node, x, dim):
         return self.w.reshape(x, _shape(node))
@@ -148,6 +187,81 @@ class _Emitter:
         if beta != 1:
             bias = self.w.scale(bias, beta)
         return self.w.binary("add", out, bias)
+
+    # Embeddings, normalization, GELU -------------------------------------------
+    def op_embedding(self, node, weight, indices, *rest):
+        flat = self.w.reshape(indices, (1, int(math.prod(indices.shape))))
+        rows = self.w.gather(self.w.reshape(weight, (1,) + weight.shape), flat)
+        return self.w.reshape(rows, _shape(node))
+
+    def op_embedding_dense_backward(self, node, grad, indices, num_weights, *rest):
+        known = getattr(indices, "known", None)
+        if known is None:
+            raise UnsupportedOp(
+                "aten.embedding_dense_backward with data-dependent indices (in "
+                f"module '{self.module_name}'): only constant indices are supported")
+        flat = known.flatten().tolist()
+        onehot = [1.0 if flat[j] == i else 0.0
+                  for i in range(num_weights) for j in range(len(flat))]
+        matrix = self.w.dense(onehot, (num_weights, len(flat)), "f32")
+        columns = grad.shape[-1]
+        return self.w.matmul(matrix, self.w.reshape(grad, (len(flat), columns)))
+
+    def _layer_dims(self, x, normalized_shape):
+        return list(range(len(x.shape) - len(normalized_shape), len(x.shape)))
+
+    def op_native_layer_norm(self, node, x, normalized_shape, weight, bias, eps):
+        dims = self._layer_dims(x, normalized_shape)
+        count = int(math.prod(normalized_shape))
+        mean = self.w.scale(self.w.reduce("sum", x, dims, True), 1.0 / count)
+        centered = self.w.binary("sub", x, mean)
+        var = self.w.scale(self.w.reduce("sum", self.w.binary("mul", centered, centered),
+                                         dims, True), 1.0 / count)
+        rstd = self.w.unary("rsqrt", self.w.binary("add", var, self._scalar(eps)))
+        out = self.w.binary("mul", centered, rstd)
+        if weight is not None:
+            out = self.w.binary("mul", out, weight)
+        if bias is not None:
+            out = self.w.binary("add", out, bias)
+        shapes = [tuple(m.shape) for m in node.meta["val"]] if "val" in node.meta else None
+        mean_shape = shapes[1] if shapes else mean.shape
+        return [out, self.w.reshape(mean, mean_shape), self.w.reshape(rstd, mean_shape)]
+
+    def op_native_layer_norm_backward(self, node, grad, x, normalized_shape, mean,
+                                      rstd, weight, bias, mask):
+        dims = self._layer_dims(x, normalized_shape)
+        batch_dims = list(range(len(x.shape) - len(normalized_shape)))
+        count = int(math.prod(normalized_shape))
+        keep = tuple(x.shape[:len(batch_dims)]) + (1,) * len(normalized_shape)
+        mean, rstd = self.w.reshape(mean, keep), self.w.reshape(rstd, keep)
+        xhat = self.w.binary("mul", self.w.binary("sub", x, mean), rstd)
+        g = self.w.binary("mul", grad, weight) if weight is not None else grad
+        mean_g = self.w.scale(self.w.reduce("sum", g, dims, True), 1.0 / count)
+        mean_gx = self.w.scale(self.w.reduce("sum", self.w.binary("mul", g, xhat), dims,
+                                             True), 1.0 / count)
+        grad_in = self.w.binary("mul", rstd, self.w.binary(
+            "sub", self.w.binary("sub", g, mean_g), self.w.binary("mul", xhat, mean_gx)))
+        grad_w = self.w.reduce("sum", self.w.binary("mul", grad, xhat), batch_dims, False)
+        grad_b = self.w.reduce("sum", grad, batch_dims, False)
+        return [grad_in if mask[0] else None, grad_w if mask[1] else None,
+                grad_b if mask[2] else None]
+
+    def _erf_term(self, x):
+        return self.w.unary("erf", self.w.scale(x, 1.0 / math.sqrt(2.0)))
+
+    def op_gelu(self, node, x, approximate="none"):
+        if approximate != "none":
+            raise UnsupportedOp(f"aten.gelu with approximate='{approximate}' (in module "
+                                f"'{self.module_name}'): only the exact GELU is supported")
+        cdf = self.w.scale(self.w.binary("add", self._erf_term(x), self._scalar(1.0)), 0.5)
+        return self.w.binary("mul", x, cdf)
+
+    def op_gelu_backward(self, node, grad, x, approximate="none"):
+        cdf = self.w.scale(self.w.binary("add", self._erf_term(x), self._scalar(1.0)), 0.5)
+        pdf = self.w.scale(self.w.unary("exp", self.w.scale(self.w.binary("mul", x, x), -0.5)),
+                           1.0 / math.sqrt(2.0 * math.pi))
+        return self.w.binary("mul", grad, self.w.binary("add", cdf,
+                                                        self.w.binary("mul", x, pdf)))
 
     # Reductions and softmax -----------------------------------------------------
     def op_sum_dim_IntList(self, node, x, dims, keepdim=False, *rest):

@@ -60,6 +60,18 @@ class Writer:
                   f"tensor<{rank}xindex>}} : () -> !tosa.shape<{rank}>")
         return out, rank
 
+    def dense(self, values, shape, dtype):
+        """A constant with explicit values (row-major)."""
+        out = self.fresh(shape, dtype)
+        if dtype == "f32":
+            literal = ", ".join(_float(v) for v in values)
+        else:
+            literal = ", ".join(str(int(v)) for v in values)
+        self.emit(f'{out.name} = "tosa.const"() <{{values = dense<[{literal}]> : '
+                  f'{ttype((len(values),), dtype)}}}> : () -> {ttype((len(values),), dtype)}')
+        out.shape = (len(values),)
+        return self.reshape(out, shape)
+
     # Shape ops ------------------------------------------------------------
     def reshape(self, x, shape):
         shape = tuple(shape)
@@ -76,6 +88,31 @@ class Writer:
         out = self.fresh(shape, x.dtype)
         self.emit(f"{out.name} = tosa.transpose {x.name} {{perms = array<i32: "
                   f"{', '.join(str(p) for p in perms)}>}} : ({x.type}) -> {out.type}")
+        return out
+
+    def slice(self, x, start, size):
+        st, rank = self.shape_const(start)
+        sz, _ = self.shape_const(size)
+        out = self.fresh(size, x.dtype)
+        self.emit(f"{out.name} = tosa.slice {x.name}, {st.name}, {sz.name} : "
+                  f"({x.type}, !tosa.shape<{rank}>, !tosa.shape<{rank}>) -> {out.type}")
+        return out
+
+    def concat(self, values, axis):
+        shape = list(values[0].shape)
+        shape[axis] = sum(v.shape[axis] for v in values)
+        out = self.fresh(shape, values[0].dtype)
+        self.emit(f"{out.name} = tosa.concat {', '.join(v.name for v in values)} "
+                  f"{{axis = {axis} : i32}} : ({', '.join(v.type for v in values)}) "
+                  f"-> {out.type}")
+        return out
+
+    def gather(self, values, indices):
+        """values [N, K, C], indices [N, W] (i32) -> [N, W, C]."""
+        shape = (values.shape[0], indices.shape[1], values.shape[2])
+        out = self.fresh(shape)
+        self.emit(f"{out.name} = tosa.gather {values.name}, {indices.name} : "
+                  f"({values.type}, {indices.type}) -> {out.type}")
         return out
 
     def tile(self, x, shape):

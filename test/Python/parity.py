@@ -1,10 +1,10 @@
 """The PyTorch front end against PyTorch itself.
 
-An MLP (784-256-10, batch 64) with softmax cross-entropy is exported with
-amp_mlir (AOTAutograd graphs -> TOSA + markers), compiled with amp-compile
-and trained 20 steps from the same initial weights on the same batches as
-PyTorch's own eager training, for each optimizer (SGD, SGD+momentum, Adam,
-AdamW).
+A model of examples/torch/models.py (MLP, TinyCNN, TinyTransformer; batch
+64, softmax cross-entropy) is exported with amp_mlir (AOTAutograd graphs ->
+TOSA + markers), compiled with amp-compile and trained 20 steps from the
+same initial weights on the same batches as PyTorch's own eager training,
+with the given optimizer (sgd, momentum, adam, adamw).
 
 FP32 must match PyTorch: every loss and the final parameters within 1e-4
 relative (measured ~3e-7: both sides use OpenBLAS sgemm; the order of some
@@ -13,27 +13,25 @@ rounded to 2^-11 / 2^-8 relative and the trajectories separate slowly, so
 over 20 steps the losses stay within 5e-3 (f16) and 1e-2 (bf16) relative
 (measured 1e-3 and 2e-3 with SGD+momentum).
 
-Usage: mlp_parity.py PRECISION OPTIMIZER
+Usage: parity.py MODEL PRECISION OPTIMIZER
 """
 import copy
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "..", "python"))
+sys.path.insert(0, os.path.join(here, "..", "..", "examples", "torch"))
 
 import numpy as np
 import torch
 
 import amp_mlir
+from models import MODELS, cross_entropy as loss_fn
 
-precision, optimizer_name = sys.argv[1], sys.argv[2]
+model_name, precision, optimizer_name = sys.argv[1], sys.argv[2], sys.argv[3]
 torch.manual_seed(0)
-model = torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(),
-                            torch.nn.Linear(256, 10))
-
-
-def loss_fn(logits, y):
-    return -(y * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+model = MODELS[model_name]()
 
 
 def make_optimizer(params):
@@ -66,7 +64,7 @@ for x, y in batches:
 worst_param = max(
     float(np.linalg.norm(a - b.detach().numpy()) / np.linalg.norm(b.detach().numpy()))
     for a, b in zip(trainer.parameters(), reference.parameters()))
-print(f"{precision} {optimizer_name}: loss rel {worst_loss:.2e}, params rel {worst_param:.2e}")
+print(f"{model_name} {precision} {optimizer_name}: loss rel {worst_loss:.2e}, params rel {worst_param:.2e}")
 bounds = {"f32": 1e-4, "f16": 5e-3, "bf16": 1e-2}
 ok = worst_loss <= bounds[precision]
 if precision == "f32":

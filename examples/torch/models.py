@@ -1,0 +1,71 @@
+"""Example PyTorch models for amp_mlir, shaped for amp-train's data contract:
+images come flat ([batch, 784]); labels one-hot ([batch, 10]).
+
+  MLP              784-256-10
+  TinyCNN          conv 3x3 (8) -> ReLU -> max-pool 2 -> conv 3x3 (16) -> ReLU
+                   -> max-pool 2 -> linear 10
+  TinyTransformer  each image row is a token (28 tokens of 28 pixels):
+                   linear embedding + learned positions (nn.Embedding),
+                   one pre-norm block (LayerNorm, single-head attention with
+                   softmax over bmm, GELU MLP), mean over tokens, linear 10.
+                   No dropout (it would be off for parity anyway).
+"""
+import math
+
+import torch
+
+
+def cross_entropy(logits, y):
+    """Softmax cross-entropy on one-hot labels, averaged over the batch."""
+    return -(y * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+
+
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(784, 256)
+        self.fc2 = torch.nn.Linear(256, 10)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+class TinyCNN(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(1, 8, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(8, 16, 3, padding=1)
+        self.fc = torch.nn.Linear(16 * 7 * 7, 10)
+
+    def forward(self, x):
+        h = x.view(x.shape[0], 1, 28, 28)
+        h = torch.nn.functional.max_pool2d(torch.relu(self.conv1(h)), 2)
+        h = torch.nn.functional.max_pool2d(torch.relu(self.conv2(h)), 2)
+        return self.fc(h.reshape(h.shape[0], -1))
+
+
+class TinyTransformer(torch.nn.Module):
+    def __init__(self, width=32):
+        super().__init__()
+        self.embed = torch.nn.Linear(28, width)
+        self.position = torch.nn.Embedding(28, width)
+        self.norm1 = torch.nn.LayerNorm(width)
+        self.qkv = torch.nn.Linear(width, 3 * width)
+        self.attn_out = torch.nn.Linear(width, width)
+        self.norm2 = torch.nn.LayerNorm(width)
+        self.fc1 = torch.nn.Linear(width, 2 * width)
+        self.fc2 = torch.nn.Linear(2 * width, width)
+        self.head = torch.nn.Linear(width, 10)
+        self.width = width
+        self.register_buffer("positions", torch.arange(28), persistent=False)
+
+    def forward(self, x):
+        h = self.embed(x.view(x.shape[0], 28, 28)) + self.position(self.positions)
+        q, k, v = self.qkv(self.norm1(h)).split(self.width, dim=-1)
+        weights = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(self.width), dim=-1)
+        h = h + self.attn_out(weights @ v)
+        h = h + self.fc2(torch.nn.functional.gelu(self.fc1(self.norm2(h))))
+        return self.head(h.mean(dim=1))
+
+
+MODELS = {"mlp": MLP, "cnn": TinyCNN, "transformer": TinyTransformer}
