@@ -4,8 +4,8 @@
   trainer = amp_mlir.compile(model, loss_fn, optimizer, x, y, precision="f16")
   loss = trainer.step(x, y)
 """
-from .export import UnsupportedOp, export_training_step, optimizer_spec
+from .export import UnsupportedOp, export_predict, export_training_step, optimizer_spec
 from .runtime import Trainer, compile
 
-__all__ = ["UnsupportedOp", "export_training_step", "optimizer_spec", "Trainer",
+__all__ = ["UnsupportedOp", "export_predict", "export_training_step", "optimizer_spec", "Trainer",
            "compile"]

@@ -263,6 +263,94 @@ class _Emitter:
         return self.w.binary("mul", grad, self.w.binary("add", cdf,
                                                         self.w.binary("mul", x, pdf)))
 
+    # Convolutions and pooling (NCHW in PyTorch, NHWC in TOSA) -------------------
+    # Known gap: a CNN with a convolution after a max-pool trains, but its
+    # first convolution's gradients differ from PyTorch's by ~1e-2 relative
+    # (each piece alone matches to ~1e-6); the CNN is not parity-tested yet.
+    NCHW_TO_NHWC = [0, 2, 3, 1]
+    NHWC_TO_NCHW = [0, 3, 1, 2]
+
+    def _check_conv(self, stride, padding, dilation, transposed, groups, backward):
+        if transposed or groups != 1 or list(dilation) != [1, 1]:
+            raise UnsupportedOp(
+                f"aten.convolution{'_backward' if backward else ''} with groups, "
+                f"dilation or transposition (in module '{self.module_name}'): only "
+                "plain 2-D convolutions are supported")
+        if backward and list(stride) != [1, 1]:
+            raise UnsupportedOp(
+                f"aten.convolution_backward with stride {list(stride)} (in module "
+                f"'{self.module_name}'): only stride 1 is supported")
+
+    def op_convolution(self, node, x, w, bias, stride, padding, dilation, transposed,
+                       output_padding, groups):
+        self._check_conv(stride, padding, dilation, transposed, groups, False)
+        if len(x.shape) != 4:
+            raise UnsupportedOp(f"aten.convolution on rank {len(x.shape)} (in module "
+                                f"'{self.module_name}'): only 2-D is supported")
+        if bias is None:
+            bias = self.w.reshape(self.w.const(0.0, (w.shape[0],)), (w.shape[0],))
+        pad = (padding[0], padding[0], padding[1], padding[1])
+        out = self.w.conv2d(self.w.transpose(x, self.NCHW_TO_NHWC),
+                            self.w.transpose(w, self.NCHW_TO_NHWC), bias, pad, stride)
+        return self.w.transpose(out, self.NHWC_TO_NCHW)
+
+    def op_convolution_backward(self, node, grad, x, w, bias_sizes, stride, padding,
+                                dilation, transposed, output_padding, groups, mask):
+        self._check_conv(stride, padding, dilation, transposed, groups, True)
+        o, i, kh, kw = w.shape
+        ph, pw = padding
+        grad_nhwc = self.w.transpose(grad, self.NCHW_TO_NHWC)  # [N, H', W', O]
+        grad_x = grad_w = grad_b = None
+        if mask[0]:
+            # Full correlation of the gradient with the flipped kernel.
+            flipped = self.w.reverse(self.w.reverse(w, 2), 3)          # [O, I, kh, kw]
+            weight = self.w.transpose(flipped, [1, 2, 3, 0])             # [I, kh, kw, O]
+            zero = self.w.reshape(self.w.const(0.0, (i,)), (i,))
+            pad = (kh - 1 - ph, kh - 1 - ph, kw - 1 - pw, kw - 1 - pw)
+            grad_x = self.w.transpose(self.w.conv2d(grad_nhwc, weight, zero, pad),
+                                      self.NHWC_TO_NCHW)
+        if mask[1]:
+            # Input channels as the batch, the batch as channels.
+            source = self.w.transpose(x, [1, 2, 3, 0])                   # [I, H, W, N]
+            kernel = self.w.transpose(grad, [1, 2, 3, 0])                # [O, H', W', N]
+            zero = self.w.reshape(self.w.const(0.0, (o,)), (o,))
+            out = self.w.conv2d(source, kernel, zero, (ph, ph, pw, pw))  # [I, kh, kw, O]
+            grad_w = self.w.transpose(out, [3, 0, 1, 2])
+        if mask[2]:
+            grad_b = self.w.reduce("sum", grad, [0, 2, 3], False)
+        return [grad_x, grad_w, grad_b]
+
+    def _pool_args(self, kernel, stride, padding, dilation, ceil_mode):
+        stride = list(stride) or list(kernel)
+        if (list(padding or [0, 0]) != [0, 0] or list(dilation or [1, 1]) != [1, 1]
+                or ceil_mode or stride != list(kernel)):
+            raise UnsupportedOp(
+                f"aten.max_pool2d with padding, dilation, ceil_mode or a stride other "
+                f"than the kernel (in module '{self.module_name}')")
+        return list(kernel)
+
+    def op_max_pool2d_with_indices(self, node, x, kernel, stride=(), padding=(0, 0),
+                                   dilation=(1, 1), ceil_mode=False):
+        kernel = self._pool_args(kernel, stride, padding, dilation, ceil_mode)
+        out = self.w.transpose(self.w.max_pool2d(self.w.transpose(x, self.NCHW_TO_NHWC),
+                                                 kernel, kernel), self.NHWC_TO_NCHW)
+        # No indices: the backward finds the maxima again from the input.
+        return [out, out]
+
+    def _upsample(self, x, kernel):
+        n, c, h, w = x.shape
+        six = self.w.reshape(x, (n, c, h, 1, w, 1))
+        tiled = self.w.tile(six, (n, c, h, kernel[0], w, kernel[1]))
+        return self.w.reshape(tiled, (n, c, h * kernel[0], w * kernel[1]))
+
+    def op_max_pool2d_with_indices_backward(self, node, grad, x, kernel, stride, padding,
+                                            dilation, ceil_mode, indices):
+        kernel = self._pool_args(kernel, stride, padding, dilation, ceil_mode)
+        pooled = self.w.transpose(self.w.max_pool2d(self.w.transpose(x, self.NCHW_TO_NHWC),
+                                                    kernel, kernel), self.NHWC_TO_NCHW)
+        is_max = self.w.binary("equal", x, self._upsample(pooled, kernel), dtype="i1")
+        return self.w.select(is_max, self._upsample(grad, kernel), self._scalar(0.0))
+
     # Reductions and softmax -----------------------------------------------------
     def op_sum_dim_IntList(self, node, x, dims, keepdim=False, *rest):
         return self.w.reduce("sum", x, dims, keepdim)
@@ -404,6 +492,40 @@ def state_shapes(optimizer, param_shapes):
     if kind == "sgd":
         return list(param_shapes) if optimizer.get("momentum") else []
     return list(param_shapes) * 2 + [(1,)]
+
+
+def export_predict(model, x, name="predict"):
+    """MLIR text of the inference function predict(x, params...) -> output,
+    params in the training step's order, for amp-train's test accuracy."""
+    from functorch.compile import aot_function, make_boxed_func
+
+    try:
+        from torch.func import functional_call
+    except ImportError:  # torch 1.13
+        from torch.nn.utils.stateless import functional_call
+    names = [n for n, _ in model.named_parameters()]
+    params = [p.detach().clone() for _, p in model.named_parameters()]
+    graphs = {}
+
+    def capture(gm, inputs):
+        graphs["forward"] = gm
+        return make_boxed_func(gm.forward)
+
+    def forward(*args):
+        return functional_call(model, dict(zip(names, args[:-1])), (args[-1],))
+
+    with torch.no_grad():
+        aot_function(forward, capture)(*params, x)
+    gm = graphs["forward"]
+    ShapeProp(gm).propagate(*params, x)
+    w = Writer()
+    x_v = Value("%x", x.shape)
+    p_vals = [Value(f"%p{i}", tuple(p.shape)) for i, p in enumerate(params)]
+    out = _Emitter(w, type(model).__name__).run(gm, p_vals + [x_v])[0]
+    args = [f"%x: {x_v.type}"] + [f"%p{i}: {v.type} {{amp.param}}"
+                                   for i, v in enumerate(p_vals)]
+    return "\n".join([f"func.func @{name}({', '.join(args)}) -> {out.type} {{", w.text(),
+                      f"  return {out.name} : {out.type}", "}", ""])
 
 
 def export_training_step(model, loss_fn, optimizer, x, y, name="train_step"):

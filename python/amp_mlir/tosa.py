@@ -205,5 +205,36 @@ class Writer:
                   f"({a3.type}, {b3.type}, tensor<1xf32>, tensor<1xf32>) -> {out.type}")
         return out if batched else self.reshape(out, shape[1:])
 
+    def conv2d(self, x, w, bias, pad, stride=(1, 1)):
+        """x [N, H, W, C] (NHWC), w [O, kh, kw, C], bias [O]; pad (t, b, l, r)."""
+        n, h, wd, _ = x.shape
+        o, kh, kw, _ = w.shape
+        oh = (h + pad[0] + pad[1] - kh) // stride[0] + 1
+        ow = (wd + pad[2] + pad[3] - kw) // stride[1] + 1
+        zp = self.const(0.0)
+        out = self.fresh((n, oh, ow, o))
+        self.emit(f"{out.name} = tosa.conv2d {x.name}, {w.name}, {bias.name}, {zp.name}, "
+                  f"{zp.name} {{acc_type = f32, dilation = array<i64: 1, 1>, pad = "
+                  f"array<i64: {', '.join(str(p) for p in pad)}>, stride = array<i64: "
+                  f"{stride[0]}, {stride[1]}>}} : ({x.type}, {w.type}, {bias.type}, "
+                  f"tensor<1xf32>, tensor<1xf32>) -> {out.type}")
+        return out
+
+    def max_pool2d(self, x, kernel, stride):
+        """x [N, H, W, C]."""
+        n, h, w, c = x.shape
+        out = self.fresh((n, (h - kernel[0]) // stride[0] + 1,
+                          (w - kernel[1]) // stride[1] + 1, c))
+        self.emit(f"{out.name} = tosa.max_pool2d {x.name} {{kernel = array<i64: "
+                  f"{kernel[0]}, {kernel[1]}>, pad = array<i64: 0, 0, 0, 0>, stride = "
+                  f"array<i64: {stride[0]}, {stride[1]}>}} : ({x.type}) -> {out.type}")
+        return out
+
+    def reverse(self, x, axis):
+        out = self.fresh(x.shape, x.dtype)
+        self.emit(f"{out.name} = tosa.reverse {x.name} {{axis = {axis} : i32}} : "
+                  f"({x.type}) -> {out.type}")
+        return out
+
     def text(self):
         return "\n".join(self.lines)
