@@ -12,7 +12,7 @@ func.func @train_step(%x: tensor<64x784xf32>, %y: tensor<64x10xf32>, %p0: tensor
   %v7 = tosa.transpose %v6 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x28x28x8xf32>) -> tensor<64x8x28x28xf32>
   %v8 = tosa.clamp %v7 {min_val = 0.000000000e+00 : f32, max_val = 3.402823466e+38 : f32} : (tensor<64x8x28x28xf32>) -> tensor<64x8x28x28xf32>
   %v9 = tosa.transpose %v8 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x8x28x28xf32>) -> tensor<64x28x28x8xf32>
-  %v10 = tosa.max_pool2d %v9 {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x28x28x8xf32>) -> tensor<64x14x14x8xf32>
+  %v10 = tosa.avg_pool2d %v9, %v5, %v5 {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x28x28x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<64x14x14x8xf32>
   %v11 = tosa.transpose %v10 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x14x14x8xf32>) -> tensor<64x8x14x14xf32>
   %v12 = tosa.transpose %v11 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x8x14x14xf32>) -> tensor<64x14x14x8xf32>
   %v13 = tosa.transpose %p2 {perms = array<i32: 0, 2, 3, 1>} : (tensor<16x8x3x3xf32>) -> tensor<16x3x3x8xf32>
@@ -20,7 +20,7 @@ func.func @train_step(%x: tensor<64x784xf32>, %y: tensor<64x10xf32>, %p0: tensor
   %v15 = tosa.transpose %v14 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x14x14x16xf32>) -> tensor<64x16x14x14xf32>
   %v16 = tosa.clamp %v15 {min_val = 0.000000000e+00 : f32, max_val = 3.402823466e+38 : f32} : (tensor<64x16x14x14xf32>) -> tensor<64x16x14x14xf32>
   %v17 = tosa.transpose %v16 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x16x14x14xf32>) -> tensor<64x14x14x16xf32>
-  %v18 = tosa.max_pool2d %v17 {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x14x14x16xf32>) -> tensor<64x7x7x16xf32>
+  %v18 = tosa.avg_pool2d %v17, %v5, %v5 {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x14x14x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<64x7x7x16xf32>
   %v19 = tosa.transpose %v18 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x7x7x16xf32>) -> tensor<64x16x7x7xf32>
   %v20 = tosa.const_shape {values = dense<[64, 784]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %v21 = tosa.reshape %v19, %v20 : (tensor<64x16x7x7xf32>, !tosa.shape<2>) -> tensor<64x784xf32>
@@ -93,249 +93,222 @@ func.func @train_step(%x: tensor<64x784xf32>, %y: tensor<64x10xf32>, %p0: tensor
   %v88 = tosa.transpose %v84 {perms = array<i32: 1, 0>} : (tensor<784x10xf32>) -> tensor<10x784xf32>
   %v89 = tosa.const_shape {values = dense<[64, 16, 7, 7]> : tensor<4xindex>} : () -> !tosa.shape<4>
   %v90 = tosa.reshape %v75, %v89 : (tensor<64x784xf32>, !tosa.shape<4>) -> tensor<64x16x7x7xf32>
-  %v91 = tosa.transpose %v16 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x16x14x14xf32>) -> tensor<64x14x14x16xf32>
-  %v92 = tosa.max_pool2d %v91 {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x14x14x16xf32>) -> tensor<64x7x7x16xf32>
-  %v93 = tosa.transpose %v92 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x7x7x16xf32>) -> tensor<64x16x7x7xf32>
-  %v94 = tosa.const_shape {values = dense<[64, 16, 7, 1, 7, 1]> : tensor<6xindex>} : () -> !tosa.shape<6>
-  %v95 = tosa.reshape %v93, %v94 : (tensor<64x16x7x7xf32>, !tosa.shape<6>) -> tensor<64x16x7x1x7x1xf32>
-  %v96 = tosa.const_shape {values = dense<[1, 1, 1, 2, 1, 2]> : tensor<6xindex>} : () -> !tosa.shape<6>
-  %v97 = tosa.tile %v95, %v96 : (tensor<64x16x7x1x7x1xf32>, !tosa.shape<6>) -> tensor<64x16x7x2x7x2xf32>
-  %v98 = tosa.const_shape {values = dense<[64, 16, 14, 14]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v99 = tosa.reshape %v97, %v98 : (tensor<64x16x7x2x7x2xf32>, !tosa.shape<4>) -> tensor<64x16x14x14xf32>
-  %v100 = tosa.equal %v16, %v99 : (tensor<64x16x14x14xf32>, tensor<64x16x14x14xf32>) -> tensor<64x16x14x14xi1>
-  %v101 = tosa.const_shape {values = dense<[64, 16, 7, 1, 7, 1]> : tensor<6xindex>} : () -> !tosa.shape<6>
-  %v102 = tosa.reshape %v90, %v101 : (tensor<64x16x7x7xf32>, !tosa.shape<6>) -> tensor<64x16x7x1x7x1xf32>
-  %v103 = tosa.const_shape {values = dense<[1, 1, 1, 2, 1, 2]> : tensor<6xindex>} : () -> !tosa.shape<6>
-  %v104 = tosa.tile %v102, %v103 : (tensor<64x16x7x1x7x1xf32>, !tosa.shape<6>) -> tensor<64x16x7x2x7x2xf32>
-  %v105 = tosa.const_shape {values = dense<[64, 16, 14, 14]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v106 = tosa.reshape %v104, %v105 : (tensor<64x16x7x2x7x2xf32>, !tosa.shape<4>) -> tensor<64x16x14x14xf32>
-  %v107 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
-  %v108 = tosa.reshape %v5, %v107 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
-  %v109 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v110 = tosa.reshape %v108, %v109 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v111 = tosa.select %v100, %v106, %v110 : (tensor<64x16x14x14xi1>, tensor<64x16x14x14xf32>, tensor<1x1x1x1xf32>) -> tensor<64x16x14x14xf32>
-  %v112 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
-  %v113 = tosa.reshape %v5, %v112 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
-  %v114 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v115 = tosa.reshape %v113, %v114 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v116 = tosa.greater %v16, %v115 : (tensor<64x16x14x14xf32>, tensor<1x1x1x1xf32>) -> tensor<64x16x14x14xi1>
-  %v117 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
-  %v118 = tosa.reshape %v5, %v117 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
-  %v119 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v120 = tosa.reshape %v118, %v119 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v121 = tosa.select %v116, %v111, %v120 : (tensor<64x16x14x14xi1>, tensor<64x16x14x14xf32>, tensor<1x1x1x1xf32>) -> tensor<64x16x14x14xf32>
-  %v122 = tosa.transpose %v121 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x16x14x14xf32>) -> tensor<64x14x14x16xf32>
-  %v123 = tosa.reverse %p2 {axis = 2 : i32} : (tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
-  %v124 = tosa.reverse %v123 {axis = 3 : i32} : (tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
-  %v125 = tosa.transpose %v124 {perms = array<i32: 1, 2, 3, 0>} : (tensor<16x8x3x3xf32>) -> tensor<8x3x3x16xf32>
-  %v126 = "tosa.const"() <{values = dense<0.000000000e+00> : tensor<8xf32>}> : () -> tensor<8xf32>
-  %v127 = tosa.conv2d %v122, %v125, %v126, %v5, %v5 {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<64x14x14x16xf32>, tensor<8x3x3x16xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<64x14x14x8xf32>
-  %v128 = tosa.transpose %v127 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x14x14x8xf32>) -> tensor<64x8x14x14xf32>
-  %v129 = tosa.transpose %v11 {perms = array<i32: 1, 2, 3, 0>} : (tensor<64x8x14x14xf32>) -> tensor<8x14x14x64xf32>
-  %v130 = tosa.transpose %v121 {perms = array<i32: 1, 2, 3, 0>} : (tensor<64x16x14x14xf32>) -> tensor<16x14x14x64xf32>
-  %v131 = "tosa.const"() <{values = dense<0.000000000e+00> : tensor<16xf32>}> : () -> tensor<16xf32>
-  %v132 = tosa.conv2d %v129, %v130, %v131, %v5, %v5 {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x14x14x64xf32>, tensor<16x14x14x64xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x16xf32>
-  %v133 = tosa.transpose %v132 {perms = array<i32: 3, 0, 1, 2>} : (tensor<8x3x3x16xf32>) -> tensor<16x8x3x3xf32>
-  %v134 = tosa.reduce_sum %v121 {axis = 0 : i32} : (tensor<64x16x14x14xf32>) -> tensor<1x16x14x14xf32>
-  %v135 = tosa.reduce_sum %v134 {axis = 2 : i32} : (tensor<1x16x14x14xf32>) -> tensor<1x16x1x14xf32>
-  %v136 = tosa.reduce_sum %v135 {axis = 3 : i32} : (tensor<1x16x1x14xf32>) -> tensor<1x16x1x1xf32>
-  %v137 = tosa.const_shape {values = dense<[16]> : tensor<1xindex>} : () -> !tosa.shape<1>
-  %v138 = tosa.reshape %v136, %v137 : (tensor<1x16x1x1xf32>, !tosa.shape<1>) -> tensor<16xf32>
-  %v139 = tosa.transpose %v8 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x8x28x28xf32>) -> tensor<64x28x28x8xf32>
-  %v140 = tosa.max_pool2d %v139 {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x28x28x8xf32>) -> tensor<64x14x14x8xf32>
-  %v141 = tosa.transpose %v140 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x14x14x8xf32>) -> tensor<64x8x14x14xf32>
-  %v142 = tosa.const_shape {values = dense<[64, 8, 14, 1, 14, 1]> : tensor<6xindex>} : () -> !tosa.shape<6>
-  %v143 = tosa.reshape %v141, %v142 : (tensor<64x8x14x14xf32>, !tosa.shape<6>) -> tensor<64x8x14x1x14x1xf32>
-  %v144 = tosa.const_shape {values = dense<[1, 1, 1, 2, 1, 2]> : tensor<6xindex>} : () -> !tosa.shape<6>
-  %v145 = tosa.tile %v143, %v144 : (tensor<64x8x14x1x14x1xf32>, !tosa.shape<6>) -> tensor<64x8x14x2x14x2xf32>
-  %v146 = tosa.const_shape {values = dense<[64, 8, 28, 28]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v147 = tosa.reshape %v145, %v146 : (tensor<64x8x14x2x14x2xf32>, !tosa.shape<4>) -> tensor<64x8x28x28xf32>
-  %v148 = tosa.equal %v8, %v147 : (tensor<64x8x28x28xf32>, tensor<64x8x28x28xf32>) -> tensor<64x8x28x28xi1>
-  %v149 = tosa.const_shape {values = dense<[64, 8, 14, 1, 14, 1]> : tensor<6xindex>} : () -> !tosa.shape<6>
-  %v150 = tosa.reshape %v128, %v149 : (tensor<64x8x14x14xf32>, !tosa.shape<6>) -> tensor<64x8x14x1x14x1xf32>
-  %v151 = tosa.const_shape {values = dense<[1, 1, 1, 2, 1, 2]> : tensor<6xindex>} : () -> !tosa.shape<6>
-  %v152 = tosa.tile %v150, %v151 : (tensor<64x8x14x1x14x1xf32>, !tosa.shape<6>) -> tensor<64x8x14x2x14x2xf32>
-  %v153 = tosa.const_shape {values = dense<[64, 8, 28, 28]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v154 = tosa.reshape %v152, %v153 : (tensor<64x8x14x2x14x2xf32>, !tosa.shape<4>) -> tensor<64x8x28x28xf32>
-  %v155 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
-  %v156 = tosa.reshape %v5, %v155 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
-  %v157 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v158 = tosa.reshape %v156, %v157 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v159 = tosa.select %v148, %v154, %v158 : (tensor<64x8x28x28xi1>, tensor<64x8x28x28xf32>, tensor<1x1x1x1xf32>) -> tensor<64x8x28x28xf32>
-  %v160 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
-  %v161 = tosa.reshape %v5, %v160 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
-  %v162 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v163 = tosa.reshape %v161, %v162 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v164 = tosa.greater %v8, %v163 : (tensor<64x8x28x28xf32>, tensor<1x1x1x1xf32>) -> tensor<64x8x28x28xi1>
-  %v165 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
-  %v166 = tosa.reshape %v5, %v165 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
-  %v167 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v168 = tosa.reshape %v166, %v167 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v169 = tosa.select %v164, %v159, %v168 : (tensor<64x8x28x28xi1>, tensor<64x8x28x28xf32>, tensor<1x1x1x1xf32>) -> tensor<64x8x28x28xf32>
-  %v170 = tosa.transpose %v169 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x8x28x28xf32>) -> tensor<64x28x28x8xf32>
-  %v171 = tosa.transpose %v2 {perms = array<i32: 1, 2, 3, 0>} : (tensor<64x1x28x28xf32>) -> tensor<1x28x28x64xf32>
-  %v172 = tosa.transpose %v169 {perms = array<i32: 1, 2, 3, 0>} : (tensor<64x8x28x28xf32>) -> tensor<8x28x28x64xf32>
-  %v173 = tosa.conv2d %v171, %v172, %v126, %v5, %v5 {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x28x28x64xf32>, tensor<8x28x28x64xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x8xf32>
-  %v174 = tosa.transpose %v173 {perms = array<i32: 3, 0, 1, 2>} : (tensor<1x3x3x8xf32>) -> tensor<8x1x3x3xf32>
-  %v175 = tosa.reduce_sum %v169 {axis = 0 : i32} : (tensor<64x8x28x28xf32>) -> tensor<1x8x28x28xf32>
-  %v176 = tosa.reduce_sum %v175 {axis = 2 : i32} : (tensor<1x8x28x28xf32>) -> tensor<1x8x1x28xf32>
-  %v177 = tosa.reduce_sum %v176 {axis = 3 : i32} : (tensor<1x8x1x28xf32>) -> tensor<1x8x1x1xf32>
-  %v178 = tosa.const_shape {values = dense<[8]> : tensor<1xindex>} : () -> !tosa.shape<1>
-  %v179 = tosa.reshape %v177, %v178 : (tensor<1x8x1x1xf32>, !tosa.shape<1>) -> tensor<8xf32>
-  %v180 = amp.grad %v174 {param = 2 : i64} : tensor<8x1x3x3xf32>
-  %v181 = amp.grad %v179 {param = 3 : i64} : tensor<8xf32>
-  %v182 = amp.grad %v133 {param = 4 : i64} : tensor<16x8x3x3xf32>
-  %v183 = amp.grad %v138 {param = 5 : i64} : tensor<16xf32>
-  %v184 = amp.grad %v88 {param = 6 : i64} : tensor<10x784xf32>
-  %v185 = amp.grad %v87 {param = 7 : i64} : tensor<10xf32>
-  %v186 = "tosa.const"() <{values = dense<1.000000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v187 = tosa.add %s12, %v186 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
-  %v188 = "tosa.const"() <{values = dense<9.000000000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v189 = tosa.pow %v188, %v187 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
-  %v190 = tosa.sub %v186, %v189 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
-  %v191 = "tosa.const"() <{values = dense<9.990000000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v192 = tosa.pow %v191, %v187 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
-  %v193 = tosa.sub %v186, %v192 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
-  %v194 = tosa.reciprocal %v190 : (tensor<1xf32>) -> tensor<1xf32>
-  %v195 = "tosa.const"() <{values = dense<1.000000000e-03> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v196 = tosa.mul %v194, %v195, %v40 : (tensor<1xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<1xf32>
-  %v197 = "tosa.const"() <{values = dense<5.000000000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v198 = tosa.pow %v193, %v197 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
-  %v199 = "tosa.const"() <{values = dense<9.999900000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
-  %v200 = tosa.mul %p0, %v199, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v201 = "tosa.const"() <{values = dense<9.000000000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
-  %v202 = tosa.mul %s0, %v201, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v203 = "tosa.const"() <{values = dense<1.000000000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
-  %v204 = tosa.mul %v180, %v203, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v205 = tosa.add %v202, %v204 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>) -> tensor<8x1x3x3xf32>
-  %v206 = "tosa.const"() <{values = dense<9.990000000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
-  %v207 = tosa.mul %s6, %v206, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v208 = tosa.mul %v180, %v180, %v40 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v209 = "tosa.const"() <{values = dense<1.000000000e-03> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
-  %v210 = tosa.mul %v208, %v209, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v211 = tosa.add %v207, %v210 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>) -> tensor<8x1x3x3xf32>
-  %v212 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v213 = tosa.reshape %v197, %v212 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v214 = tosa.pow %v211, %v213 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>) -> tensor<8x1x3x3xf32>
-  %v215 = tosa.reciprocal %v198 : (tensor<1xf32>) -> tensor<1xf32>
-  %v216 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v217 = tosa.reshape %v215, %v216 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v218 = tosa.mul %v214, %v217, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v219 = "tosa.const"() <{values = dense<1.000000000e-08> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v220 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v221 = tosa.reshape %v219, %v220 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v222 = tosa.add %v218, %v221 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>) -> tensor<8x1x3x3xf32>
-  %v223 = tosa.reciprocal %v222 : (tensor<8x1x3x3xf32>) -> tensor<8x1x3x3xf32>
-  %v224 = tosa.mul %v205, %v223, %v40 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v225 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v226 = tosa.reshape %v196, %v225 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v227 = tosa.mul %v224, %v226, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
-  %v228 = tosa.sub %v200, %v227 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>) -> tensor<8x1x3x3xf32>
-  %v229 = "tosa.const"() <{values = dense<9.999900000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v230 = tosa.mul %p1, %v229, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v231 = tosa.mul %s1, %v188, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v232 = "tosa.const"() <{values = dense<1.000000000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v233 = tosa.mul %v181, %v232, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v234 = tosa.add %v231, %v233 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-  %v235 = tosa.mul %s7, %v191, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v236 = tosa.mul %v181, %v181, %v40 : (tensor<8xf32>, tensor<8xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v237 = "tosa.const"() <{values = dense<1.000000000e-03> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %v238 = tosa.mul %v236, %v237, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v239 = tosa.add %v235, %v238 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-  %v240 = tosa.pow %v239, %v197 : (tensor<8xf32>, tensor<1xf32>) -> tensor<8xf32>
-  %v241 = tosa.reciprocal %v198 : (tensor<1xf32>) -> tensor<1xf32>
-  %v242 = tosa.mul %v240, %v241, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v243 = tosa.add %v242, %v219 : (tensor<8xf32>, tensor<1xf32>) -> tensor<8xf32>
-  %v244 = tosa.reciprocal %v243 : (tensor<8xf32>) -> tensor<8xf32>
-  %v245 = tosa.mul %v234, %v244, %v40 : (tensor<8xf32>, tensor<8xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v246 = tosa.mul %v245, %v196, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
-  %v247 = tosa.sub %v230, %v246 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-  %v248 = tosa.mul %p2, %v199, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v249 = tosa.mul %s2, %v201, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v250 = tosa.mul %v182, %v203, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v251 = tosa.add %v249, %v250 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
-  %v252 = tosa.mul %s8, %v206, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v253 = tosa.mul %v182, %v182, %v40 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v254 = tosa.mul %v253, %v209, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v255 = tosa.add %v252, %v254 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
-  %v256 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v257 = tosa.reshape %v197, %v256 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v258 = tosa.pow %v255, %v257 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>) -> tensor<16x8x3x3xf32>
-  %v259 = tosa.reciprocal %v198 : (tensor<1xf32>) -> tensor<1xf32>
-  %v260 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v261 = tosa.reshape %v259, %v260 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v262 = tosa.mul %v258, %v261, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v263 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v264 = tosa.reshape %v219, %v263 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v265 = tosa.add %v262, %v264 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>) -> tensor<16x8x3x3xf32>
-  %v266 = tosa.reciprocal %v265 : (tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
-  %v267 = tosa.mul %v251, %v266, %v40 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v268 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %v269 = tosa.reshape %v196, %v268 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
-  %v270 = tosa.mul %v267, %v269, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
-  %v271 = tosa.sub %v248, %v270 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
-  %v272 = tosa.mul %p3, %v229, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v273 = tosa.mul %s3, %v188, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v274 = tosa.mul %v183, %v232, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v275 = tosa.add %v273, %v274 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-  %v276 = tosa.mul %s9, %v191, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v277 = tosa.mul %v183, %v183, %v40 : (tensor<16xf32>, tensor<16xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v278 = tosa.mul %v277, %v237, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v279 = tosa.add %v276, %v278 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-  %v280 = tosa.pow %v279, %v197 : (tensor<16xf32>, tensor<1xf32>) -> tensor<16xf32>
-  %v281 = tosa.reciprocal %v198 : (tensor<1xf32>) -> tensor<1xf32>
-  %v282 = tosa.mul %v280, %v281, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v283 = tosa.add %v282, %v219 : (tensor<16xf32>, tensor<1xf32>) -> tensor<16xf32>
-  %v284 = tosa.reciprocal %v283 : (tensor<16xf32>) -> tensor<16xf32>
-  %v285 = tosa.mul %v275, %v284, %v40 : (tensor<16xf32>, tensor<16xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v286 = tosa.mul %v285, %v196, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
-  %v287 = tosa.sub %v272, %v286 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-  %v288 = "tosa.const"() <{values = dense<9.999900000e-01> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
-  %v289 = tosa.mul %p4, %v288, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v290 = "tosa.const"() <{values = dense<9.000000000e-01> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
-  %v291 = tosa.mul %s4, %v290, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v292 = "tosa.const"() <{values = dense<1.000000000e-01> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
-  %v293 = tosa.mul %v184, %v292, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v294 = tosa.add %v291, %v293 : (tensor<10x784xf32>, tensor<10x784xf32>) -> tensor<10x784xf32>
-  %v295 = "tosa.const"() <{values = dense<9.990000000e-01> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
-  %v296 = tosa.mul %s10, %v295, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v297 = tosa.mul %v184, %v184, %v40 : (tensor<10x784xf32>, tensor<10x784xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v298 = "tosa.const"() <{values = dense<1.000000000e-03> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
-  %v299 = tosa.mul %v297, %v298, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v300 = tosa.add %v296, %v299 : (tensor<10x784xf32>, tensor<10x784xf32>) -> tensor<10x784xf32>
-  %v301 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %v302 = tosa.reshape %v197, %v301 : (tensor<1xf32>, !tosa.shape<2>) -> tensor<1x1xf32>
-  %v303 = tosa.pow %v300, %v302 : (tensor<10x784xf32>, tensor<1x1xf32>) -> tensor<10x784xf32>
-  %v304 = tosa.reciprocal %v198 : (tensor<1xf32>) -> tensor<1xf32>
-  %v305 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %v306 = tosa.reshape %v304, %v305 : (tensor<1xf32>, !tosa.shape<2>) -> tensor<1x1xf32>
-  %v307 = tosa.mul %v303, %v306, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v308 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %v309 = tosa.reshape %v219, %v308 : (tensor<1xf32>, !tosa.shape<2>) -> tensor<1x1xf32>
-  %v310 = tosa.add %v307, %v309 : (tensor<10x784xf32>, tensor<1x1xf32>) -> tensor<10x784xf32>
-  %v311 = tosa.reciprocal %v310 : (tensor<10x784xf32>) -> tensor<10x784xf32>
-  %v312 = tosa.mul %v294, %v311, %v40 : (tensor<10x784xf32>, tensor<10x784xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v313 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %v314 = tosa.reshape %v196, %v313 : (tensor<1xf32>, !tosa.shape<2>) -> tensor<1x1xf32>
-  %v315 = tosa.mul %v312, %v314, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
-  %v316 = tosa.sub %v289, %v315 : (tensor<10x784xf32>, tensor<10x784xf32>) -> tensor<10x784xf32>
-  %v317 = tosa.mul %p5, %v229, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v318 = tosa.mul %s5, %v188, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v319 = tosa.mul %v185, %v232, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v320 = tosa.add %v318, %v319 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xf32>
-  %v321 = tosa.mul %s11, %v191, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v322 = tosa.mul %v185, %v185, %v40 : (tensor<10xf32>, tensor<10xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v323 = tosa.mul %v322, %v237, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v324 = tosa.add %v321, %v323 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xf32>
-  %v325 = tosa.pow %v324, %v197 : (tensor<10xf32>, tensor<1xf32>) -> tensor<10xf32>
-  %v326 = tosa.reciprocal %v198 : (tensor<1xf32>) -> tensor<1xf32>
-  %v327 = tosa.mul %v325, %v326, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v328 = tosa.add %v327, %v219 : (tensor<10xf32>, tensor<1xf32>) -> tensor<10xf32>
-  %v329 = tosa.reciprocal %v328 : (tensor<10xf32>) -> tensor<10xf32>
-  %v330 = tosa.mul %v320, %v329, %v40 : (tensor<10xf32>, tensor<10xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v331 = tosa.mul %v330, %v196, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
-  %v332 = tosa.sub %v317, %v331 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xf32>
-  return %v51, %v228, %v247, %v271, %v287, %v316, %v332, %v205, %v234, %v251, %v275, %v294, %v320, %v211, %v239, %v255, %v279, %v300, %v324, %v187 : tensor<f32>, tensor<8x1x3x3xf32>, tensor<8xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>, tensor<10x784xf32>, tensor<10xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>, tensor<10x784xf32>, tensor<10xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>, tensor<10x784xf32>, tensor<10xf32>, tensor<1xf32>
+  %v91 = tosa.const_shape {values = dense<[64, 16, 7, 1, 7, 1]> : tensor<6xindex>} : () -> !tosa.shape<6>
+  %v92 = tosa.reshape %v90, %v91 : (tensor<64x16x7x7xf32>, !tosa.shape<6>) -> tensor<64x16x7x1x7x1xf32>
+  %v93 = tosa.const_shape {values = dense<[1, 1, 1, 2, 1, 2]> : tensor<6xindex>} : () -> !tosa.shape<6>
+  %v94 = tosa.tile %v92, %v93 : (tensor<64x16x7x1x7x1xf32>, !tosa.shape<6>) -> tensor<64x16x7x2x7x2xf32>
+  %v95 = tosa.const_shape {values = dense<[64, 16, 14, 14]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v96 = tosa.reshape %v94, %v95 : (tensor<64x16x7x2x7x2xf32>, !tosa.shape<4>) -> tensor<64x16x14x14xf32>
+  %v97 = "tosa.const"() <{values = dense<2.500000000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %v98 = tosa.mul %v96, %v97, %v40 : (tensor<64x16x14x14xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<64x16x14x14xf32>
+  %v99 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
+  %v100 = tosa.reshape %v5, %v99 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
+  %v101 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v102 = tosa.reshape %v100, %v101 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v103 = tosa.greater %v16, %v102 : (tensor<64x16x14x14xf32>, tensor<1x1x1x1xf32>) -> tensor<64x16x14x14xi1>
+  %v104 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
+  %v105 = tosa.reshape %v5, %v104 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
+  %v106 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v107 = tosa.reshape %v105, %v106 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v108 = tosa.select %v103, %v98, %v107 : (tensor<64x16x14x14xi1>, tensor<64x16x14x14xf32>, tensor<1x1x1x1xf32>) -> tensor<64x16x14x14xf32>
+  %v109 = tosa.transpose %v108 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x16x14x14xf32>) -> tensor<64x14x14x16xf32>
+  %v110 = tosa.reverse %p2 {axis = 2 : i32} : (tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
+  %v111 = tosa.reverse %v110 {axis = 3 : i32} : (tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
+  %v112 = tosa.transpose %v111 {perms = array<i32: 1, 2, 3, 0>} : (tensor<16x8x3x3xf32>) -> tensor<8x3x3x16xf32>
+  %v113 = "tosa.const"() <{values = dense<0.000000000e+00> : tensor<8xf32>}> : () -> tensor<8xf32>
+  %v114 = tosa.conv2d %v109, %v112, %v113, %v5, %v5 {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<64x14x14x16xf32>, tensor<8x3x3x16xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<64x14x14x8xf32>
+  %v115 = tosa.transpose %v114 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x14x14x8xf32>) -> tensor<64x8x14x14xf32>
+  %v116 = tosa.transpose %v11 {perms = array<i32: 1, 2, 3, 0>} : (tensor<64x8x14x14xf32>) -> tensor<8x14x14x64xf32>
+  %v117 = tosa.transpose %v108 {perms = array<i32: 1, 2, 3, 0>} : (tensor<64x16x14x14xf32>) -> tensor<16x14x14x64xf32>
+  %v118 = "tosa.const"() <{values = dense<0.000000000e+00> : tensor<16xf32>}> : () -> tensor<16xf32>
+  %v119 = tosa.conv2d %v116, %v117, %v118, %v5, %v5 {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<8x14x14x64xf32>, tensor<16x14x14x64xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x3x3x16xf32>
+  %v120 = tosa.transpose %v119 {perms = array<i32: 3, 0, 1, 2>} : (tensor<8x3x3x16xf32>) -> tensor<16x8x3x3xf32>
+  %v121 = tosa.reduce_sum %v108 {axis = 0 : i32} : (tensor<64x16x14x14xf32>) -> tensor<1x16x14x14xf32>
+  %v122 = tosa.reduce_sum %v121 {axis = 2 : i32} : (tensor<1x16x14x14xf32>) -> tensor<1x16x1x14xf32>
+  %v123 = tosa.reduce_sum %v122 {axis = 3 : i32} : (tensor<1x16x1x14xf32>) -> tensor<1x16x1x1xf32>
+  %v124 = tosa.const_shape {values = dense<[16]> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %v125 = tosa.reshape %v123, %v124 : (tensor<1x16x1x1xf32>, !tosa.shape<1>) -> tensor<16xf32>
+  %v126 = tosa.const_shape {values = dense<[64, 8, 14, 1, 14, 1]> : tensor<6xindex>} : () -> !tosa.shape<6>
+  %v127 = tosa.reshape %v115, %v126 : (tensor<64x8x14x14xf32>, !tosa.shape<6>) -> tensor<64x8x14x1x14x1xf32>
+  %v128 = tosa.const_shape {values = dense<[1, 1, 1, 2, 1, 2]> : tensor<6xindex>} : () -> !tosa.shape<6>
+  %v129 = tosa.tile %v127, %v128 : (tensor<64x8x14x1x14x1xf32>, !tosa.shape<6>) -> tensor<64x8x14x2x14x2xf32>
+  %v130 = tosa.const_shape {values = dense<[64, 8, 28, 28]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v131 = tosa.reshape %v129, %v130 : (tensor<64x8x14x2x14x2xf32>, !tosa.shape<4>) -> tensor<64x8x28x28xf32>
+  %v132 = tosa.mul %v131, %v97, %v40 : (tensor<64x8x28x28xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<64x8x28x28xf32>
+  %v133 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
+  %v134 = tosa.reshape %v5, %v133 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
+  %v135 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v136 = tosa.reshape %v134, %v135 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v137 = tosa.greater %v8, %v136 : (tensor<64x8x28x28xf32>, tensor<1x1x1x1xf32>) -> tensor<64x8x28x28xi1>
+  %v138 = tosa.const_shape {values = dense<[]> : tensor<0xindex>} : () -> !tosa.shape<0>
+  %v139 = tosa.reshape %v5, %v138 : (tensor<1xf32>, !tosa.shape<0>) -> tensor<f32>
+  %v140 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v141 = tosa.reshape %v139, %v140 : (tensor<f32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v142 = tosa.select %v137, %v132, %v141 : (tensor<64x8x28x28xi1>, tensor<64x8x28x28xf32>, tensor<1x1x1x1xf32>) -> tensor<64x8x28x28xf32>
+  %v143 = tosa.transpose %v142 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x8x28x28xf32>) -> tensor<64x28x28x8xf32>
+  %v144 = tosa.transpose %v2 {perms = array<i32: 1, 2, 3, 0>} : (tensor<64x1x28x28xf32>) -> tensor<1x28x28x64xf32>
+  %v145 = tosa.transpose %v142 {perms = array<i32: 1, 2, 3, 0>} : (tensor<64x8x28x28xf32>) -> tensor<8x28x28x64xf32>
+  %v146 = tosa.conv2d %v144, %v145, %v113, %v5, %v5 {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x28x28x64xf32>, tensor<8x28x28x64xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x8xf32>
+  %v147 = tosa.transpose %v146 {perms = array<i32: 3, 0, 1, 2>} : (tensor<1x3x3x8xf32>) -> tensor<8x1x3x3xf32>
+  %v148 = tosa.reduce_sum %v142 {axis = 0 : i32} : (tensor<64x8x28x28xf32>) -> tensor<1x8x28x28xf32>
+  %v149 = tosa.reduce_sum %v148 {axis = 2 : i32} : (tensor<1x8x28x28xf32>) -> tensor<1x8x1x28xf32>
+  %v150 = tosa.reduce_sum %v149 {axis = 3 : i32} : (tensor<1x8x1x28xf32>) -> tensor<1x8x1x1xf32>
+  %v151 = tosa.const_shape {values = dense<[8]> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %v152 = tosa.reshape %v150, %v151 : (tensor<1x8x1x1xf32>, !tosa.shape<1>) -> tensor<8xf32>
+  %v153 = amp.grad %v147 {param = 2 : i64} : tensor<8x1x3x3xf32>
+  %v154 = amp.grad %v152 {param = 3 : i64} : tensor<8xf32>
+  %v155 = amp.grad %v120 {param = 4 : i64} : tensor<16x8x3x3xf32>
+  %v156 = amp.grad %v125 {param = 5 : i64} : tensor<16xf32>
+  %v157 = amp.grad %v88 {param = 6 : i64} : tensor<10x784xf32>
+  %v158 = amp.grad %v87 {param = 7 : i64} : tensor<10xf32>
+  %v159 = "tosa.const"() <{values = dense<1.000000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v160 = tosa.add %s12, %v159 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %v161 = "tosa.const"() <{values = dense<9.000000000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v162 = tosa.pow %v161, %v160 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %v163 = tosa.sub %v159, %v162 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %v164 = "tosa.const"() <{values = dense<9.990000000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v165 = tosa.pow %v164, %v160 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %v166 = tosa.sub %v159, %v165 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %v167 = tosa.reciprocal %v163 : (tensor<1xf32>) -> tensor<1xf32>
+  %v168 = "tosa.const"() <{values = dense<1.000000000e-03> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v169 = tosa.mul %v167, %v168, %v40 : (tensor<1xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<1xf32>
+  %v170 = "tosa.const"() <{values = dense<5.000000000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v171 = tosa.pow %v166, %v170 : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %v172 = "tosa.const"() <{values = dense<9.999900000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %v173 = tosa.mul %p0, %v172, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v174 = "tosa.const"() <{values = dense<9.000000000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %v175 = tosa.mul %s0, %v174, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v176 = "tosa.const"() <{values = dense<1.000000000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %v177 = tosa.mul %v153, %v176, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v178 = tosa.add %v175, %v177 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>) -> tensor<8x1x3x3xf32>
+  %v179 = "tosa.const"() <{values = dense<9.990000000e-01> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %v180 = tosa.mul %s6, %v179, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v181 = tosa.mul %v153, %v153, %v40 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v182 = "tosa.const"() <{values = dense<1.000000000e-03> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %v183 = tosa.mul %v181, %v182, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v184 = tosa.add %v180, %v183 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>) -> tensor<8x1x3x3xf32>
+  %v185 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v186 = tosa.reshape %v170, %v185 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v187 = tosa.pow %v184, %v186 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>) -> tensor<8x1x3x3xf32>
+  %v188 = tosa.reciprocal %v171 : (tensor<1xf32>) -> tensor<1xf32>
+  %v189 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v190 = tosa.reshape %v188, %v189 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v191 = tosa.mul %v187, %v190, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v192 = "tosa.const"() <{values = dense<1.000000000e-08> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v193 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v194 = tosa.reshape %v192, %v193 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v195 = tosa.add %v191, %v194 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>) -> tensor<8x1x3x3xf32>
+  %v196 = tosa.reciprocal %v195 : (tensor<8x1x3x3xf32>) -> tensor<8x1x3x3xf32>
+  %v197 = tosa.mul %v178, %v196, %v40 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v198 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v199 = tosa.reshape %v169, %v198 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v200 = tosa.mul %v197, %v199, %v40 : (tensor<8x1x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<8x1x3x3xf32>
+  %v201 = tosa.sub %v173, %v200 : (tensor<8x1x3x3xf32>, tensor<8x1x3x3xf32>) -> tensor<8x1x3x3xf32>
+  %v202 = "tosa.const"() <{values = dense<9.999900000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v203 = tosa.mul %p1, %v202, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v204 = tosa.mul %s1, %v161, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v205 = "tosa.const"() <{values = dense<1.000000000e-01> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v206 = tosa.mul %v154, %v205, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v207 = tosa.add %v204, %v206 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %v208 = tosa.mul %s7, %v164, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v209 = tosa.mul %v154, %v154, %v40 : (tensor<8xf32>, tensor<8xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v210 = "tosa.const"() <{values = dense<1.000000000e-03> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %v211 = tosa.mul %v209, %v210, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v212 = tosa.add %v208, %v211 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %v213 = tosa.pow %v212, %v170 : (tensor<8xf32>, tensor<1xf32>) -> tensor<8xf32>
+  %v214 = tosa.reciprocal %v171 : (tensor<1xf32>) -> tensor<1xf32>
+  %v215 = tosa.mul %v213, %v214, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v216 = tosa.add %v215, %v192 : (tensor<8xf32>, tensor<1xf32>) -> tensor<8xf32>
+  %v217 = tosa.reciprocal %v216 : (tensor<8xf32>) -> tensor<8xf32>
+  %v218 = tosa.mul %v207, %v217, %v40 : (tensor<8xf32>, tensor<8xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v219 = tosa.mul %v218, %v169, %v40 : (tensor<8xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<8xf32>
+  %v220 = tosa.sub %v203, %v219 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %v221 = tosa.mul %p2, %v172, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v222 = tosa.mul %s2, %v174, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v223 = tosa.mul %v155, %v176, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v224 = tosa.add %v222, %v223 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
+  %v225 = tosa.mul %s8, %v179, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v226 = tosa.mul %v155, %v155, %v40 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v227 = tosa.mul %v226, %v182, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v228 = tosa.add %v225, %v227 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
+  %v229 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v230 = tosa.reshape %v170, %v229 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v231 = tosa.pow %v228, %v230 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>) -> tensor<16x8x3x3xf32>
+  %v232 = tosa.reciprocal %v171 : (tensor<1xf32>) -> tensor<1xf32>
+  %v233 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v234 = tosa.reshape %v232, %v233 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v235 = tosa.mul %v231, %v234, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v236 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v237 = tosa.reshape %v192, %v236 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v238 = tosa.add %v235, %v237 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>) -> tensor<16x8x3x3xf32>
+  %v239 = tosa.reciprocal %v238 : (tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
+  %v240 = tosa.mul %v224, %v239, %v40 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v241 = tosa.const_shape {values = dense<[1, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v242 = tosa.reshape %v169, %v241 : (tensor<1xf32>, !tosa.shape<4>) -> tensor<1x1x1x1xf32>
+  %v243 = tosa.mul %v240, %v242, %v40 : (tensor<16x8x3x3xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<16x8x3x3xf32>
+  %v244 = tosa.sub %v221, %v243 : (tensor<16x8x3x3xf32>, tensor<16x8x3x3xf32>) -> tensor<16x8x3x3xf32>
+  %v245 = tosa.mul %p3, %v202, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v246 = tosa.mul %s3, %v161, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v247 = tosa.mul %v156, %v205, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v248 = tosa.add %v246, %v247 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %v249 = tosa.mul %s9, %v164, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v250 = tosa.mul %v156, %v156, %v40 : (tensor<16xf32>, tensor<16xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v251 = tosa.mul %v250, %v210, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v252 = tosa.add %v249, %v251 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %v253 = tosa.pow %v252, %v170 : (tensor<16xf32>, tensor<1xf32>) -> tensor<16xf32>
+  %v254 = tosa.reciprocal %v171 : (tensor<1xf32>) -> tensor<1xf32>
+  %v255 = tosa.mul %v253, %v254, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v256 = tosa.add %v255, %v192 : (tensor<16xf32>, tensor<1xf32>) -> tensor<16xf32>
+  %v257 = tosa.reciprocal %v256 : (tensor<16xf32>) -> tensor<16xf32>
+  %v258 = tosa.mul %v248, %v257, %v40 : (tensor<16xf32>, tensor<16xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v259 = tosa.mul %v258, %v169, %v40 : (tensor<16xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<16xf32>
+  %v260 = tosa.sub %v245, %v259 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %v261 = "tosa.const"() <{values = dense<9.999900000e-01> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %v262 = tosa.mul %p4, %v261, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v263 = "tosa.const"() <{values = dense<9.000000000e-01> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %v264 = tosa.mul %s4, %v263, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v265 = "tosa.const"() <{values = dense<1.000000000e-01> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %v266 = tosa.mul %v157, %v265, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v267 = tosa.add %v264, %v266 : (tensor<10x784xf32>, tensor<10x784xf32>) -> tensor<10x784xf32>
+  %v268 = "tosa.const"() <{values = dense<9.990000000e-01> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %v269 = tosa.mul %s10, %v268, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v270 = tosa.mul %v157, %v157, %v40 : (tensor<10x784xf32>, tensor<10x784xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v271 = "tosa.const"() <{values = dense<1.000000000e-03> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %v272 = tosa.mul %v270, %v271, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v273 = tosa.add %v269, %v272 : (tensor<10x784xf32>, tensor<10x784xf32>) -> tensor<10x784xf32>
+  %v274 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %v275 = tosa.reshape %v170, %v274 : (tensor<1xf32>, !tosa.shape<2>) -> tensor<1x1xf32>
+  %v276 = tosa.pow %v273, %v275 : (tensor<10x784xf32>, tensor<1x1xf32>) -> tensor<10x784xf32>
+  %v277 = tosa.reciprocal %v171 : (tensor<1xf32>) -> tensor<1xf32>
+  %v278 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %v279 = tosa.reshape %v277, %v278 : (tensor<1xf32>, !tosa.shape<2>) -> tensor<1x1xf32>
+  %v280 = tosa.mul %v276, %v279, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v281 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %v282 = tosa.reshape %v192, %v281 : (tensor<1xf32>, !tosa.shape<2>) -> tensor<1x1xf32>
+  %v283 = tosa.add %v280, %v282 : (tensor<10x784xf32>, tensor<1x1xf32>) -> tensor<10x784xf32>
+  %v284 = tosa.reciprocal %v283 : (tensor<10x784xf32>) -> tensor<10x784xf32>
+  %v285 = tosa.mul %v267, %v284, %v40 : (tensor<10x784xf32>, tensor<10x784xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v286 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %v287 = tosa.reshape %v169, %v286 : (tensor<1xf32>, !tosa.shape<2>) -> tensor<1x1xf32>
+  %v288 = tosa.mul %v285, %v287, %v40 : (tensor<10x784xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<10x784xf32>
+  %v289 = tosa.sub %v262, %v288 : (tensor<10x784xf32>, tensor<10x784xf32>) -> tensor<10x784xf32>
+  %v290 = tosa.mul %p5, %v202, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v291 = tosa.mul %s5, %v161, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v292 = tosa.mul %v158, %v205, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v293 = tosa.add %v291, %v292 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xf32>
+  %v294 = tosa.mul %s11, %v164, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v295 = tosa.mul %v158, %v158, %v40 : (tensor<10xf32>, tensor<10xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v296 = tosa.mul %v295, %v210, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v297 = tosa.add %v294, %v296 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xf32>
+  %v298 = tosa.pow %v297, %v170 : (tensor<10xf32>, tensor<1xf32>) -> tensor<10xf32>
+  %v299 = tosa.reciprocal %v171 : (tensor<1xf32>) -> tensor<1xf32>
+  %v300 = tosa.mul %v298, %v299, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v301 = tosa.add %v300, %v192 : (tensor<10xf32>, tensor<1xf32>) -> tensor<10xf32>
+  %v302 = tosa.reciprocal %v301 : (tensor<10xf32>) -> tensor<10xf32>
+  %v303 = tosa.mul %v293, %v302, %v40 : (tensor<10xf32>, tensor<10xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v304 = tosa.mul %v303, %v169, %v40 : (tensor<10xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<10xf32>
+  %v305 = tosa.sub %v290, %v304 : (tensor<10xf32>, tensor<10xf32>) -> tensor<10xf32>
+  return %v51, %v201, %v220, %v244, %v260, %v289, %v305, %v178, %v207, %v224, %v248, %v267, %v293, %v184, %v212, %v228, %v252, %v273, %v297, %v160 : tensor<f32>, tensor<8x1x3x3xf32>, tensor<8xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>, tensor<10x784xf32>, tensor<10xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>, tensor<10x784xf32>, tensor<10xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>, tensor<10x784xf32>, tensor<10xf32>, tensor<1xf32>
 }
 
 func.func @predict(%x: tensor<64x784xf32>, %p0: tensor<8x1x3x3xf32> {amp.param}, %p1: tensor<8xf32> {amp.param}, %p2: tensor<16x8x3x3xf32> {amp.param}, %p3: tensor<16xf32> {amp.param}, %p4: tensor<10x784xf32> {amp.param}, %p5: tensor<10xf32> {amp.param}) -> tensor<64x10xf32> {
@@ -348,7 +321,7 @@ func.func @predict(%x: tensor<64x784xf32>, %p0: tensor<8x1x3x3xf32> {amp.param},
   %v7 = tosa.transpose %v6 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x28x28x8xf32>) -> tensor<64x8x28x28xf32>
   %v8 = tosa.clamp %v7 {min_val = 0.000000000e+00 : f32, max_val = 3.402823466e+38 : f32} : (tensor<64x8x28x28xf32>) -> tensor<64x8x28x28xf32>
   %v9 = tosa.transpose %v8 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x8x28x28xf32>) -> tensor<64x28x28x8xf32>
-  %v10 = tosa.max_pool2d %v9 {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x28x28x8xf32>) -> tensor<64x14x14x8xf32>
+  %v10 = tosa.avg_pool2d %v9, %v5, %v5 {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x28x28x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<64x14x14x8xf32>
   %v11 = tosa.transpose %v10 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x14x14x8xf32>) -> tensor<64x8x14x14xf32>
   %v12 = tosa.transpose %v11 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x8x14x14xf32>) -> tensor<64x14x14x8xf32>
   %v13 = tosa.transpose %p2 {perms = array<i32: 0, 2, 3, 1>} : (tensor<16x8x3x3xf32>) -> tensor<16x3x3x8xf32>
@@ -356,7 +329,7 @@ func.func @predict(%x: tensor<64x784xf32>, %p0: tensor<8x1x3x3xf32> {amp.param},
   %v15 = tosa.transpose %v14 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x14x14x16xf32>) -> tensor<64x16x14x14xf32>
   %v16 = tosa.clamp %v15 {min_val = 0.000000000e+00 : f32, max_val = 3.402823466e+38 : f32} : (tensor<64x16x14x14xf32>) -> tensor<64x16x14x14xf32>
   %v17 = tosa.transpose %v16 {perms = array<i32: 0, 2, 3, 1>} : (tensor<64x16x14x14xf32>) -> tensor<64x14x14x16xf32>
-  %v18 = tosa.max_pool2d %v17 {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x14x14x16xf32>) -> tensor<64x7x7x16xf32>
+  %v18 = tosa.avg_pool2d %v17, %v5, %v5 {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<64x14x14x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<64x7x7x16xf32>
   %v19 = tosa.transpose %v18 {perms = array<i32: 0, 3, 1, 2>} : (tensor<64x7x7x16xf32>) -> tensor<64x16x7x7xf32>
   %v20 = tosa.const_shape {values = dense<[64, 784]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %v21 = tosa.reshape %v19, %v20 : (tensor<64x16x7x7xf32>, !tosa.shape<2>) -> tensor<64x784xf32>

@@ -2,8 +2,10 @@
 images come flat ([batch, 784]); labels one-hot ([batch, 10]).
 
   MLP              784-256-10
-  TinyCNN          conv 3x3 (8) -> ReLU -> max-pool 2 -> conv 3x3 (16) -> ReLU
-                   -> max-pool 2 -> linear 10
+  TinyCNN          conv 3x3 (8) -> ReLU -> pool 2 -> conv 3x3 (16) -> ReLU
+                   -> pool 2 -> linear 10; average pooling by default (its
+                   gradient is exact to compare with PyTorch), max pooling
+                   with TinyCNN(pool="max")
   TinyTransformer  each image row is a token (28 tokens of 28 pixels):
                    linear embedding + learned positions (nn.Embedding),
                    one pre-norm block (LayerNorm, single-head attention with
@@ -31,16 +33,18 @@ class MLP(torch.nn.Module):
 
 
 class TinyCNN(torch.nn.Module):
-    def __init__(self):
+    def __init__(self, pool="avg"):
         super().__init__()
+        self.pool = (torch.nn.functional.avg_pool2d if pool == "avg"
+                     else torch.nn.functional.max_pool2d)
         self.conv1 = torch.nn.Conv2d(1, 8, 3, padding=1)
         self.conv2 = torch.nn.Conv2d(8, 16, 3, padding=1)
         self.fc = torch.nn.Linear(16 * 7 * 7, 10)
 
     def forward(self, x):
         h = x.view(x.shape[0], 1, 28, 28)
-        h = torch.nn.functional.max_pool2d(torch.relu(self.conv1(h)), 2)
-        h = torch.nn.functional.max_pool2d(torch.relu(self.conv2(h)), 2)
+        h = self.pool(torch.relu(self.conv1(h)), 2)
+        h = self.pool(torch.relu(self.conv2(h)), 2)
         return self.fc(h.reshape(h.shape[0], -1))
 
 

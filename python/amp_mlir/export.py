@@ -264,9 +264,11 @@ class _Emitter:
                                                         self.w.binary("mul", x, pdf)))
 
     # Convolutions and pooling (NCHW in PyTorch, NHWC in TOSA) -------------------
-    # Known gap: a CNN with a convolution after a max-pool trains, but its
-    # first convolution's gradients differ from PyTorch's by ~1e-2 relative
-    # (each piece alone matches to ~1e-6); the CNN is not parity-tested yet.
+    # Max pooling routes each window's gradient to its maximum; where two
+    # values of a window differ by a rounding (our convolution sums in
+    # another order than PyTorch's), the two sides may pick different
+    # elements, so a max-pool CNN matches PyTorch only up to such flips.
+    # Average pooling has no such choice.
     NCHW_TO_NHWC = [0, 2, 3, 1]
     NHWC_TO_NCHW = [0, 3, 1, 2]
 
@@ -342,6 +344,20 @@ class _Emitter:
         six = self.w.reshape(x, (n, c, h, 1, w, 1))
         tiled = self.w.tile(six, (n, c, h, kernel[0], w, kernel[1]))
         return self.w.reshape(tiled, (n, c, h * kernel[0], w * kernel[1]))
+
+    def op_avg_pool2d(self, node, x, kernel, stride=(), padding=(0, 0), ceil_mode=False,
+                      count_include_pad=True, divisor_override=None):
+        kernel = self._pool_args(kernel, stride, padding, (1, 1), ceil_mode)
+        if divisor_override:
+            raise UnsupportedOp(f"aten.avg_pool2d with divisor_override (in module "
+                                f"'{self.module_name}')")
+        out = self.w.avg_pool2d(self.w.transpose(x, self.NCHW_TO_NHWC), kernel)
+        return self.w.transpose(out, self.NHWC_TO_NCHW)
+
+    def op_avg_pool2d_backward(self, node, grad, x, kernel, stride, padding, ceil_mode,
+                               count_include_pad, divisor_override):
+        kernel = self._pool_args(kernel, stride, padding, (1, 1), ceil_mode)
+        return self.w.scale(self._upsample(grad, kernel), 1.0 / (kernel[0] * kernel[1]))
 
     def op_max_pool2d_with_indices_backward(self, node, grad, x, kernel, stride, padding,
                                             dilation, ceil_mode, indices):

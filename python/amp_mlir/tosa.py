@@ -230,6 +230,17 @@ class Writer:
                   f"array<i64: {stride[0]}, {stride[1]}>}} : ({x.type}) -> {out.type}")
         return out
 
+    def avg_pool2d(self, x, kernel):
+        """x [N, H, W, C], stride = kernel, f32 accumulation."""
+        n, h, w, c = x.shape
+        zp = self.const(0.0)
+        out = self.fresh((n, h // kernel[0], w // kernel[1], c))
+        self.emit(f"{out.name} = tosa.avg_pool2d {x.name}, {zp.name}, {zp.name} {{acc_type = "
+                  f"f32, kernel = array<i64: {kernel[0]}, {kernel[1]}>, pad = array<i64: 0, "
+                  f"0, 0, 0>, stride = array<i64: {kernel[0]}, {kernel[1]}>}} : ({x.type}, "
+                  f"tensor<1xf32>, tensor<1xf32>) -> {out.type}")
+        return out
+
     def reverse(self, x, axis):
         out = self.fresh(x.shape, x.dtype)
         self.emit(f"{out.name} = tosa.reverse {x.name} {{axis = {axis} : i32}} : "

@@ -1,6 +1,7 @@
 """The PyTorch front end against PyTorch itself.
 
-A model of examples/torch/models.py (MLP, TinyCNN, TinyTransformer; batch
+A model of examples/torch/models.py (MLP, TinyCNN with average pooling,
+TinyTransformer; batch
 64, softmax cross-entropy) is exported with amp_mlir (AOTAutograd graphs ->
 TOSA + markers), compiled with amp-compile and trained 20 steps from the
 same initial weights on the same batches as PyTorch's own eager training,
