@@ -4,8 +4,7 @@
 function for test accuracy:
 
   examples/transformer/train_step.mlir   TinyTransformer on Fashion-MNIST rows
-  examples/cnn/train_step.mlir           TinyCNN (see the known gap in
-                                         python/amp_mlir/export.py)
+  examples/cnn/train_step.mlir           TinyCNN (average pooling)
 
 Run with a Python that has torch (Debian: /usr/bin/python3 with
 python3-torch):  /usr/bin/python3 examples/torch/export_examples.py
