@@ -13,6 +13,24 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+StringRef mlir::amp::stringifyPaintReason(PaintReason reason) {
+  switch (reason) {
+  case PaintReason::Policy:
+    return "category";
+  case PaintReason::Propagated:
+    return "neighbours";
+  case PaintReason::Attribute:
+    return "amp attribute";
+  case PaintReason::Optimizer:
+    return "optimizer";
+  case PaintReason::Loss:
+    return "loss";
+  case PaintReason::Unsupported:
+    return "no f32 accumulation in low precision";
+  }
+  llvm_unreachable("unhandled reason");
+}
+
 //===----------------------------------------------------------------------===//
 // What an op can do in low precision
 //===----------------------------------------------------------------------===//
@@ -166,7 +184,8 @@ void PrecisionPainting::classify(FunctionOpInterface func,
       state.forcedF32 = true;
       if (state.category == OpCategory::Allow ||
           state.category == OpCategory::Infer ||
-          state.category == OpCategory::Clear)
+          state.category == OpCategory::Clear ||
+          op->hasAttr(AMPDialect::kForceLowAttrName))
         state.reason = PaintReason::Unsupported;
     } else if (state.category == OpCategory::Allow) {
       state.low = true;
@@ -264,16 +283,20 @@ void PrecisionPainting::propagateDeny() {
     OpState &state = *lookup(op);
     if (!state.reachedFromDeny || state.category == OpCategory::Deny)
       continue;
-    if (state.category == OpCategory::Infer) {
+    // A reason already given (the loss, the optimizer) says more.
+    auto deny = [&] {
       state.denied = true;
-      state.reason = PaintReason::Propagated;
+      if (state.reason == PaintReason::Policy)
+        state.reason = PaintReason::Propagated;
+    };
+    if (state.category == OpCategory::Infer) {
+      deny();
       continue;
     }
     for (Operation *user : op->getUsers()) {
       OpState *userState = lookup(user);
       if (userState && userState->denied) {
-        state.denied = true;
-        state.reason = PaintReason::Propagated;
+        deny();
         break;
       }
     }

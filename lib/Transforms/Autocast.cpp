@@ -367,11 +367,29 @@ static FloatType parseLowType(StringRef name, MLIRContext *context) {
 }
 
 /// Rewrites one function; returns the number of casts made.
+/// One remark per painted op that holds f32 values: what it is, what it got
+/// and why (the `explain` option).
+static void explainPainting(const PrecisionPainting &painting) {
+  for (Operation *op : painting.getOps()) {
+    OpCategory category = painting.getCategory(op);
+    if (category != OpCategory::Allow && category != OpCategory::Deny &&
+        category != OpCategory::Infer && category != OpCategory::Clear &&
+        category != OpCategory::Unknown)
+      continue;
+    op->emitRemark() << "amp-autocast: " << stringifyOpCategory(category)
+                     << " op runs " << (painting.isLow(op) ? "low" : "f32")
+                     << " (" << stringifyPaintReason(painting.getReason(op))
+                     << ")";
+  }
+}
+
 static unsigned autocastFunction(FunctionOpInterface func,
                                  const PrecisionPolicy &policy,
                                  FloatType lowType, bool useArithCasts,
-                                 llvm::StringSet<> &remarkedOps) {
+                                 bool explain, llvm::StringSet<> &remarkedOps) {
   PrecisionPainting painting(func, policy, lowType);
+  if (explain)
+    explainPainting(painting);
   CastCache casts(useArithCasts);
 
   SmallVector<Operation *> existing;
@@ -468,7 +486,7 @@ struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
     for (auto func : module.getOps<FunctionOpInterface>()) {
       if (func.isExternal())
         continue;
-      autocastFunction(func, policy, lowType, castDialect == "arith",
+      autocastFunction(func, policy, lowType, castDialect == "arith", explain,
                        remarkedOps);
     }
   }

@@ -44,6 +44,8 @@ enum class PaintReason {
   Unsupported, // cannot be expressed in low precision (e.g. TOSA sums)
 };
 
+StringRef stringifyPaintReason(PaintReason reason);
+
 /// True when operand `index` of `op` runs in low precision when `op` does.
 /// False for the operands that carry the accumulator: TOSA convolution
 /// biases and the inits of accumulating linalg ops.

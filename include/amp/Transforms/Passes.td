@@ -56,6 +56,9 @@ def AutocastPass : Pass<"amp-autocast", "::mlir::ModuleOp"> {
     Option<"castDialect", "cast-dialect", "std::string", /*default=*/"\"tosa\"",
            "Dialect of the casts inserted on tensors: tosa (tosa.cast) or "
            "arith (arith.truncf/extf)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark on every painted op: its category, the precision it "
+           "got and why">,
   ];
 }
 
