@@ -437,10 +437,15 @@ def _trace(model, loss_fn, x, y):
     return names, params, graphs["forward"], graphs["backward"]
 
 
-def _optimizer_update(w, optimizer, params, grads, state):
-    """Appends the update; returns (new params, new state values)."""
+def _optimizer_update(w, optimizer, params, grads, state, lr_value=None):
+    """Appends the update; returns (new params, new state values). With
+    `lr_value` (a rank-0 input) the learning rate comes from it."""
     kind = optimizer["kind"]
     lr = optimizer.get("lr", 1e-3)
+
+    def times_lr(x):
+        return w.binary("mul", x, lr_value) if lr_value is not None else w.scale(x, lr)
+
     wd = optimizer.get("weight_decay", 0.0)
     new_params, new_state = [], []
     if kind == "sgd":
@@ -452,7 +457,7 @@ def _optimizer_update(w, optimizer, params, grads, state):
                 buf = w.binary("add", w.scale(state[i], momentum), g)
                 new_state.append(buf)
                 g = buf
-            new_params.append(w.binary("sub", p, w.scale(g, lr)))
+            new_params.append(w.binary("sub", p, times_lr(g)))
         return new_params, new_state
     if kind in ("adam", "adamw"):
         b1, b2 = optimizer.get("betas", (0.9, 0.999))
@@ -462,14 +467,15 @@ def _optimizer_update(w, optimizer, params, grads, state):
         one = w.const(1.0, (1,))
         bc1 = w.binary("sub", one, w.binary("pow", w.const(b1, (1,)), step))
         bc2 = w.binary("sub", one, w.binary("pow", w.const(b2, (1,)), step))
-        step_size = w.scale(w.unary("reciprocal", bc1), lr)
+        step_size = times_lr(w.unary("reciprocal", bc1))
         sqrt_bc2 = w.binary("pow", bc2, w.const(0.5, (1,)))
         moments, squares = [], []
         for i, (p, g) in enumerate(zip(params, grads)):
             if kind == "adam" and wd:
                 g = w.binary("add", g, w.scale(p, wd))
             if kind == "adamw" and wd:
-                p = w.scale(p, 1.0 - lr * wd)
+                p = (w.binary("sub", p, times_lr(w.scale(p, wd))) if lr_value is not None
+                     else w.scale(p, 1.0 - lr * wd))
             m = w.binary("add", w.scale(state[i], b1), w.scale(g, 1.0 - b1))
             v = w.binary("add", w.scale(state[n + i], b2),
                          w.scale(w.binary("mul", g, g), 1.0 - b2))
@@ -544,10 +550,12 @@ def export_predict(model, x, name="predict"):
                       f"  return {out.name} : {out.type}", "}", ""])
 
 
-def export_training_step(model, loss_fn, optimizer, x, y, name="train_step"):
+def export_training_step(model, loss_fn, optimizer, x, y, name="train_step",
+                         lr_input=False):
     """MLIR text of one training step of `model` (a torch.nn.Module), with
     `loss_fn(model(x), y)` and `optimizer` (a torch.optim instance or a spec
-    dict), for example inputs x and y."""
+    dict), for example inputs x and y. With `lr_input`, the learning rate is
+    a third data argument `%lr: tensor<f32>` instead of a constant."""
     spec = optimizer if isinstance(optimizer, dict) else optimizer_spec(optimizer)
     names, params, fw, bw = _trace(model, loss_fn, x, y)
     ShapeProp(fw).propagate(*params, x, y)
@@ -568,21 +576,26 @@ def export_training_step(model, loss_fn, optimizer, x, y, name="train_step"):
     ShapeProp(bw).propagate(*[t.detach() if isinstance(t, torch.Tensor) else t
                               for t in fw_results[1:]], torch.ones(()))
     grads = emitter.run(bw, saved + [seed])[:len(params)]
+    first = 3 if lr_input else 2  # index of the first param argument
+    lr_value = Value("%lr", ()) if lr_input else None
     marked = []
     for i, g in enumerate(grads):
         if g is None:
             raise ValueError(f"parameter '{names[i]}' gets no gradient")
         out = w.fresh(g.shape)
-        w.emit(f"{out.name} = amp.grad {g.name} {{param = {i + 2} : i64}} : {g.type}")
+        w.emit(f"{out.name} = amp.grad {g.name} {{param = {i + first} : i64}} : {g.type}")
         marked.append(out)
-    new_params, new_state = _optimizer_update(w, spec, p_vals, marked, s_vals)
+    new_params, new_state = _optimizer_update(w, spec, p_vals, marked, s_vals, lr_value)
 
     arg_text = [f"%x: {x_v.type}", f"%y: {y_v.type}"]
+    if lr_input:
+        arg_text.append(f"%lr: {lr_value.type}")
     arg_text += [f"%p{i}: {v.type} {{amp.param}}" for i, v in enumerate(p_vals)]
     arg_text += [f"%s{i}: {v.type} {{amp.state}}" for i, v in enumerate(s_vals)]
     results = [(loss, "{amp.loss}")]
-    results += [(v, f"{{amp.update_of = {i + 2} : i64}}") for i, v in enumerate(new_params)]
-    results += [(v, f"{{amp.update_of = {i + 2 + len(p_vals)} : i64}}")
+    results += [(v, f"{{amp.update_of = {i + first} : i64}}")
+                for i, v in enumerate(new_params)]
+    results += [(v, f"{{amp.update_of = {i + first + len(p_vals)} : i64}}")
                 for i, v in enumerate(new_state)]
     header = (f"// {module_name} training step exported by amp_mlir from PyTorch "
               f"{torch.__version__}\n// params: {', '.join(names)}\n"

@@ -54,6 +54,7 @@ struct Options {
   std::string poison = "overflow";
   bool printDigest = false;
   int64_t batch = -1; // checked against the artifact's batch
+  float lr = NAN;     // for a step that takes its learning rate
 };
 
 [[noreturn]] void fail(const std::string &message) {
@@ -121,6 +122,11 @@ Options parseOptions(int argc, char **argv) {
       options.trainLimit = integer(v);
     } else if (const char *v = value("--test-limit")) {
       options.testLimit = integer(v);
+    } else if (const char *v = value("--lr")) {
+      char *end = nullptr;
+      options.lr = std::strtof(v, &end);
+      if (!*v || *end || !(options.lr > 0) || !std::isfinite(options.lr))
+        fail("'" + arg + "' needs a positive number");
     } else if (const char *v = value("--batch")) {
       options.batch = integer(v);
     } else if (const char *v = value("--seed")) {
@@ -325,6 +331,7 @@ struct Trainer {
   const amp_function_info *step = nullptr;
   const amp_function_info *predict = nullptr;
   int64_t batch = 0;
+  bool takesLearningRate = false;
   std::vector<int32_t> params; // argument indices of the step's params
 };
 
@@ -344,13 +351,19 @@ Trainer bindModel(const amprt_artifact *artifact) {
   auto isMatrix = [](const amp_tensor_info &t, int64_t columns) {
     return t.dtype == AMP_F32 && t.rank == 2 && t.shape[1] == columns;
   };
+  // An optional third data argument, a scalar f32, is the learning rate.
+  if (data.size() == 3 && trainer.step->args[data[2]].rank == 0 &&
+      trainer.step->args[data[2]].dtype == AMP_F32) {
+    trainer.takesLearningRate = true;
+    data.pop_back();
+  }
   if (data.size() != 2 || !isMatrix(trainer.step->args[data[0]], kPixels) ||
       !isMatrix(trainer.step->args[data[1]], kClasses) ||
       trainer.step->args[data[0]].shape[0] !=
           trainer.step->args[data[1]].shape[0])
     fail(std::string("training step '") + trainer.step->name +
          "' does not take (images [batch, 784] f32, one-hot labels [batch, "
-         "10] f32) as its data arguments");
+         "10] f32[, learning rate f32]) as its data arguments");
   trainer.batch = trainer.step->args[data[0]].shape[0];
   trainer.predict = amprt_find(artifact, "predict");
   if (trainer.predict) {
@@ -423,6 +436,11 @@ int main(int argc, char **argv) {
   if (!artifact)
     fail(error);
   Trainer trainer = bindModel(artifact);
+  if (trainer.takesLearningRate && std::isnan(options.lr))
+    fail("the step takes its learning rate as an argument: pass --lr");
+  if (!trainer.takesLearningRate && !std::isnan(options.lr))
+    fail(
+        "--lr given, but the learning rate is a constant of this step's graph");
   if (options.batch >= 0 && options.batch != trainer.batch)
     fail("the step was compiled for batch " + std::to_string(trainer.batch) +
          ", not " + std::to_string(options.batch) +
@@ -464,7 +482,7 @@ int main(int argc, char **argv) {
 
   std::vector<float> images(trainer.batch * kPixels);
   std::vector<float> labels(trainer.batch * kClasses);
-  const void *data[2] = {images.data(), labels.data()};
+  const void *data[3] = {images.data(), labels.data(), &options.lr};
   std::vector<int64_t> order;
   int64_t orderEpoch = -1;
   int64_t nonFiniteBatches = 0;
