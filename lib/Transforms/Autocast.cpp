@@ -12,6 +12,7 @@
 
 #include "amp/Analysis/PrecisionPainting.h"
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Transforms/FloatCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -185,11 +186,7 @@ Value CastCache::createCast(Value value, Type type, OpBuilder &builder) {
   Location loc = value.getLoc();
   if (isa<TensorType>(type) && !useArithForTensors)
     return tosa::CastOp::create(builder, loc, type, value);
-  auto from = cast<FloatType>(getElementTypeOrSelf(value.getType()));
-  auto to = cast<FloatType>(getElementTypeOrSelf(type));
-  if (from.getWidth() < to.getWidth())
-    return arith::ExtFOp::create(builder, loc, type, value);
-  return arith::TruncFOp::create(builder, loc, type, value);
+  return createFloatConversion(builder, loc, value, type);
 }
 
 void CastCache::eraseDead(ArrayRef<Operation *> candidates) {
@@ -318,19 +315,8 @@ void AutocastRewriter::retypeLinalgPayload(linalg::LinalgOp op) {
   for (OpOperand &yielded : terminator->getOpOperands()) {
     Type wanted = getElementTypeOrSelf(
         op.getDpsInits()[yielded.getOperandNumber()].getType());
-    Type have = yielded.get().getType();
-    if (have == wanted)
-      continue;
-    auto haveFloat = cast<FloatType>(have),
-         wantedFloat = cast<FloatType>(wanted);
-    Value converted =
-        haveFloat.getWidth() > wantedFloat.getWidth()
-            ? arith::TruncFOp::create(builder, terminator->getLoc(), wanted,
-                                      yielded.get())
-                  .getResult()
-            : arith::ExtFOp::create(builder, terminator->getLoc(), wanted,
-                                    yielded.get())
-                  .getResult();
+    Value converted = createFloatConversion(builder, terminator->getLoc(),
+                                            yielded.get(), wanted);
     yielded.set(converted);
   }
 }

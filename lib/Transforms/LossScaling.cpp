@@ -10,6 +10,7 @@
 #include "amp/Transforms/Passes.h"
 
 #include "amp/Analysis/TrainingGraph.h"
+#include "amp/Transforms/FloatCasts.h"
 #include "amp/Transforms/TrainingTransforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,11 +33,8 @@ using namespace mlir::amp;
 static Value scaleAsLossType(OpBuilder &builder, Location loc, Value scale,
                              Type lossType) {
   Value scalar = tensor::ExtractOp::create(builder, loc, scale, ValueRange{});
-  auto lossElement = cast<FloatType>(getElementTypeOrSelf(lossType));
-  if (lossElement.getWidth() < 32)
-    scalar = arith::TruncFOp::create(builder, loc, lossElement, scalar);
-  else if (lossElement.getWidth() > 32)
-    scalar = arith::ExtFOp::create(builder, loc, lossElement, scalar);
+  scalar = createFloatConversion(builder, loc, scalar,
+                                 getElementTypeOrSelf(lossType));
   if (!isa<TensorType>(lossType))
     return scalar;
   return tensor::FromElementsOp::create(builder, loc, lossType, scalar);

@@ -8,6 +8,7 @@
 #include "amp/Transforms/Passes.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
+#include "amp/Transforms/FloatCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -32,18 +33,6 @@ static Value extractScalar(OpBuilder &builder, Location loc, Value tensor) {
 static Value toScalarTensor(OpBuilder &builder, Location loc, Value scalar) {
   return tensor::FromElementsOp::create(
       builder, loc, RankedTensorType::get({}, scalar.getType()), scalar);
-}
-
-/// Converts a float scalar between widths (a no-op when they match).
-static Value convertFloat(OpBuilder &builder, Location loc, Value value,
-                          Type type) {
-  auto from = cast<FloatType>(value.getType());
-  auto to = cast<FloatType>(type);
-  if (from == to)
-    return value;
-  if (from.getWidth() < to.getWidth())
-    return arith::ExtFOp::create(builder, loc, to, value);
-  return arith::TruncFOp::create(builder, loc, to, value);
 }
 
 namespace {
@@ -82,9 +71,10 @@ struct LowerUnscale : OpRewritePattern<UnscaleOp> {
           rewriter, loc, type, grad, init,
           ArrayRef<AffineMap>{identity, identity}, parallel,
           [&](OpBuilder &b, Location l, ValueRange args) {
-            Value wide = convertFloat(b, l, args[0], f32);
+            Value wide = createFloatConversion(b, l, args[0], f32);
             Value product = arith::MulFOp::create(b, l, wide, inverse);
-            linalg::YieldOp::create(b, l, convertFloat(b, l, product, element));
+            linalg::YieldOp::create(
+                b, l, createFloatConversion(b, l, product, element));
           });
       unscaled.push_back(scaled.getResult(0));
 
