@@ -81,6 +81,10 @@ int64_t amprt_session_skipped(const amprt_session *session);
 /* The current buffer of argument `index` (params, state, scaler state). */
 void *amprt_session_argument(amprt_session *session, int32_t index);
 
+/* FNV-1a over the bytes of every argument of `role` (e.g. all params),
+ * in argument order: a cheap check that two runs hold the same bits. */
+uint64_t amprt_session_digest(const amprt_session *session, amp_role role);
+
 /* Checkpoints: every non-data argument and the counters. Loading checks
  * that the checkpoint was written for a step of the same signature.
  * Return 0, or -1 with the reason in `error`; a failed load leaves the

@@ -55,12 +55,17 @@ size_t byteSize(const amp_tensor_info &tensor) {
          amprt_dtype_size(tensor.dtype);
 }
 
+/// FNV-1a, one 64-bit word or byte at a time.
+constexpr uint64_t kFnvBasis = 1469598103934665603ull;
+uint64_t fnvMix(uint64_t hash, uint64_t value) {
+  return (hash ^ value) * 1099511628211ull;
+}
+
 /// A signature fingerprint: checkpoints only load into the same step.
 uint64_t fingerprint(const amp_function_info &step) {
-  uint64_t hash = 1469598103934665603ull;
+  uint64_t hash = kFnvBasis;
   auto mix = [&](int64_t value) {
-    hash ^= static_cast<uint64_t>(value);
-    hash *= 1099511628211ull;
+    hash = fnvMix(hash, static_cast<uint64_t>(value));
   };
   for (int32_t i = 0; i < step.num_args; ++i) {
     const amp_tensor_info &arg = step.args[i];
@@ -380,6 +385,16 @@ float amprt_session_scale(const amprt_session *session) {
       return scale;
     }
   return 1.0f;
+}
+
+uint64_t amprt_session_digest(const amprt_session *session, amp_role role) {
+  const amp_function_info &step = *session->step;
+  uint64_t digest = kFnvBasis;
+  for (int32_t i = 0; i < step.num_args; ++i)
+    if (step.args[i].role == role && role != AMP_ROLE_DATA)
+      for (unsigned char byte : session->args[i])
+        digest = fnvMix(digest, byte);
+  return digest;
 }
 
 void *amprt_session_argument(amprt_session *session, int32_t index) {

@@ -543,26 +543,12 @@ int main(int argc, char **argv) {
                                                   error, sizeof(error)) != 0)
     fail(error);
 
-  if (options.printDigest) {
-    // FNV-1a over the bytes of every param, and of every optimizer state.
-    const amp_function_info &step = *trainer.step;
-    uint64_t digests[2] = {1469598103934665603ull, 1469598103934665603ull};
-    for (int32_t i = 0; i < step.num_args; ++i) {
-      amp_role role = step.args[i].role;
-      if (role != AMP_ROLE_PARAM && role != AMP_ROLE_STATE)
-        continue;
-      uint64_t &digest = digests[role == AMP_ROLE_STATE];
-      auto *bytes = static_cast<const unsigned char *>(
-          amprt_session_argument(session, i));
-      size_t size = amprt_num_elements(&step.args[i]) *
-                    amprt_dtype_size(step.args[i].dtype);
-      for (size_t b = 0; b < size; ++b)
-        digest = (digest ^ bytes[b]) * 1099511628211ull;
-    }
+  if (options.printDigest)
     std::printf("params-digest %016llx state-digest %016llx\n",
-                static_cast<unsigned long long>(digests[0]),
-                static_cast<unsigned long long>(digests[1]));
-  }
+                static_cast<unsigned long long>(
+                    amprt_session_digest(session, AMP_ROLE_PARAM)),
+                static_cast<unsigned long long>(
+                    amprt_session_digest(session, AMP_ROLE_STATE)));
   std::printf("steps %lld skipped %lld final-scale %g\n",
               static_cast<long long>(amprt_session_steps(session)),
               static_cast<long long>(amprt_session_skipped(session)),
