@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build clang-14 lld-14 ccache python3 gcc libc6-dev zlib1g-dev
-  libopenblas-dev python3-torch python3-numpy
+  libopenblas-dev python3-torch python3-numpy python3-venv
   dataset-fashion-mnist
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
 )
@@ -18,3 +18,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# PyTorch 2.x for the front-end tests (a venv beside Debian's torch 1.13).
+"$(dirname "$0")/install-torch2.sh"

@@ -60,13 +60,24 @@ config.substitutions.append(("%amp_plugin",
                              os.path.join(config.amp_obj_root, "lib", "libAMPPlugin.so")))
 config.substitutions.append(("%amp_obj_root", config.amp_obj_root))
 
-# The PyTorch front end needs a Python with torch (Debian's python3-torch).
+# The PyTorch front end is tested with Debian's python3-torch (1.13) and with
+# torch 2.x from PyPI in its own venv (scripts/install-torch2.sh).
 import subprocess
-torch_python = "/usr/bin/python3"
-try:
-    subprocess.run([torch_python, "-c", "import torch, functorch"], check=True,
-                   capture_output=True, timeout=120)
-    config.available_features.add("torch")
-except Exception:
-    pass
+
+
+def python_with_torch(python, feature, check):
+    try:
+        subprocess.run([python, "-c", check], check=True, capture_output=True,
+                       timeout=300)
+        config.available_features.add(feature)
+    except Exception:
+        pass
+    return python
+
+
+torch_python = python_with_torch("/usr/bin/python3", "torch", "import torch, functorch")
+torch2_python = python_with_torch(
+    os.environ.get("AMP_TORCH2_PYTHON", "/opt/amp-mlir/torch2/bin/python"), "torch2",
+    "import torch, functorch.compile; assert torch.__version__.startswith('2.')")
+config.substitutions.append(("%torch2_python", torch2_python))
 config.substitutions.append(("%torch_python", torch_python))

@@ -3,13 +3,12 @@ images come flat ([batch, 784]); labels one-hot ([batch, 10]).
 
   MLP              784-256-10
   TinyCNN          conv 3x3 (8) -> ReLU -> pool 2 -> conv 3x3 (16) -> ReLU
-                   -> pool 2 -> linear 10; average pooling by default (its
-                   gradient is exact to compare with PyTorch), max pooling
-                   with TinyCNN(pool="max")
+                   -> pool 2 -> linear 10; average pooling by default, max
+                   pooling with TinyCNN(pool="max") ("cnn-maxpool")
   TinyTransformer  each image row is a token (28 tokens of 28 pixels):
                    linear embedding + learned positions (nn.Embedding),
-                   one pre-norm block (LayerNorm, single-head attention with
-                   softmax over bmm, GELU MLP), mean over tokens, linear 10.
+                   one pre-norm block (LayerNorm, single-head attention
+                   without q/k/v bias, softmax over bmm, GELU MLP), mean over tokens, linear 10.
                    No dropout (it would be off for parity anyway).
 """
 import math
@@ -54,7 +53,11 @@ class TinyTransformer(torch.nn.Module):
         self.embed = torch.nn.Linear(28, width)
         self.position = torch.nn.Embedding(28, width)
         self.norm1 = torch.nn.LayerNorm(width)
-        self.qkv = torch.nn.Linear(width, 3 * width)
+        # No bias on q/k/v: the key bias has an exactly zero gradient (adding
+        # a constant to a whole softmax row changes nothing), so it only
+        # collects rounding noise, which Adam then normalizes into lr-sized
+        # moves; modern attention layers leave these biases out.
+        self.qkv = torch.nn.Linear(width, 3 * width, bias=False)
         self.attn_out = torch.nn.Linear(width, width)
         self.norm2 = torch.nn.LayerNorm(width)
         self.fc1 = torch.nn.Linear(width, 2 * width)
@@ -72,4 +75,5 @@ class TinyTransformer(torch.nn.Module):
         return self.head(h.mean(dim=1))
 
 
-MODELS = {"mlp": MLP, "cnn": TinyCNN, "transformer": TinyTransformer}
+MODELS = {"mlp": MLP, "cnn": TinyCNN, "transformer": TinyTransformer,
+          "cnn-maxpool": lambda: TinyCNN(pool="max")}

@@ -409,12 +409,38 @@ class _Emitter:
         return self.w.binary("sub", gy, self.w.binary("mul", output, total))
 
 
-def _trace(model, loss_fn, x, y):
-    """The forward and backward aten graphs of loss_fn(model(x), y)."""
+class _Functional:
+    """`model` as a function of its parameters and buffers. Buffers are
+    traced as inputs (torch 2.x's fake-tensor tracing refuses real tensors
+    held by the module) and written as constants: their values are known at
+    export and a training step does not change them."""
+
+    def __init__(self, model):
+        try:
+            from torch.func import functional_call
+        except ImportError:  # torch 1.13
+            from torch.nn.utils.stateless import functional_call
+        self.model = model
+        self.call = functional_call
+        self.names = [n for n, _ in model.named_parameters()]
+        self.buffer_names = [n for n, _ in model.named_buffers()]
+        self.buffers = [b.detach().clone() for _, b in model.named_buffers()]
+
+    def __call__(self, params, buffers, x):
+        tensors = dict(zip(self.names, params))
+        tensors.update(zip(self.buffer_names, buffers))
+        return self.call(self.model, tensors, (x,))
+
+    def split(self, args):
+        """(params, buffers, rest) of a flat argument list."""
+        n, b = len(self.names), len(self.buffers)
+        return args[:n], args[n:n + b], args[n + b:]
+
+
+def _aot_graphs(fn, args, backward=True):
+    """The forward (and backward) aten graphs AOTAutograd traces for fn(*args)."""
     from functorch.compile import aot_function, make_boxed_func
 
-    names = [n for n, _ in model.named_parameters()]
-    params = [p.detach().clone().requires_grad_() for _, p in model.named_parameters()]
     graphs = {}
 
     def capture(kind):
@@ -423,18 +449,25 @@ def _trace(model, loss_fn, x, y):
             return make_boxed_func(gm.forward)
         return compiler
 
-    try:
-        from torch.func import functional_call
-    except ImportError:  # torch 1.13
-        from torch.nn.utils.stateless import functional_call
+    if backward:
+        aot_function(fn, capture("forward"), capture("backward"))(*args).backward()
+        return graphs["forward"], graphs["backward"]
+    with torch.no_grad():
+        aot_function(fn, capture("forward"))(*args)
+    return graphs["forward"]
+
+
+def _trace(model, loss_fn, x, y):
+    """The forward and backward aten graphs of loss_fn(model(x), y)."""
+    f = _Functional(model)
+    params = [p.detach().clone().requires_grad_() for _, p in model.named_parameters()]
 
     def step(*args):
-        ps, xs, ys = args[:-2], args[-2], args[-1]
-        return loss_fn(functional_call(model, dict(zip(names, ps)), (xs,)), ys)
+        ps, bs, (xs, ys) = f.split(args)
+        return loss_fn(f(ps, bs, xs), ys)
 
-    loss = aot_function(step, capture("forward"), capture("backward"))(*params, x, y)
-    loss.backward()
-    return names, params, graphs["forward"], graphs["backward"]
+    fw, bw = _aot_graphs(step, params + f.buffers + [x, y])
+    return f, params, fw, bw
 
 
 def _optimizer_update(w, optimizer, params, grads, state, lr_value=None):
@@ -519,31 +552,21 @@ def state_shapes(optimizer, param_shapes):
 def export_predict(model, x, name="predict"):
     """MLIR text of the inference function predict(x, params...) -> output,
     params in the training step's order, for amp-train's test accuracy."""
-    from functorch.compile import aot_function, make_boxed_func
-
-    try:
-        from torch.func import functional_call
-    except ImportError:  # torch 1.13
-        from torch.nn.utils.stateless import functional_call
-    names = [n for n, _ in model.named_parameters()]
+    f = _Functional(model)
     params = [p.detach().clone() for _, p in model.named_parameters()]
-    graphs = {}
-
-    def capture(gm, inputs):
-        graphs["forward"] = gm
-        return make_boxed_func(gm.forward)
 
     def forward(*args):
-        return functional_call(model, dict(zip(names, args[:-1])), (args[-1],))
+        ps, bs, (xs,) = f.split(args)
+        return f(ps, bs, xs)
 
-    with torch.no_grad():
-        aot_function(forward, capture)(*params, x)
-    gm = graphs["forward"]
-    ShapeProp(gm).propagate(*params, x)
+    gm = _aot_graphs(forward, params + f.buffers + [x], backward=False)
+    ShapeProp(gm).propagate(*params, *f.buffers, x)
     w = Writer()
+    emitter = _Emitter(w, type(model).__name__)
     x_v = Value("%x", x.shape)
     p_vals = [Value(f"%p{i}", tuple(p.shape)) for i, p in enumerate(params)]
-    out = _Emitter(w, type(model).__name__).run(gm, p_vals + [x_v])[0]
+    b_vals = [emitter.constant(b) for b in f.buffers]
+    out = emitter.run(gm, p_vals + b_vals + [x_v])[0]
     args = [f"%x: {x_v.type}"] + [f"%p{i}: {v.type} {{amp.param}}"
                                    for i, v in enumerate(p_vals)]
     return "\n".join([f"func.func @{name}({', '.join(args)}) -> {out.type} {{", w.text(),
@@ -557,8 +580,9 @@ def export_training_step(model, loss_fn, optimizer, x, y, name="train_step",
     dict), for example inputs x and y. With `lr_input`, the learning rate is
     a third data argument `%lr: tensor<f32>` instead of a constant."""
     spec = optimizer if isinstance(optimizer, dict) else optimizer_spec(optimizer)
-    names, params, fw, bw = _trace(model, loss_fn, x, y)
-    ShapeProp(fw).propagate(*params, x, y)
+    f, params, fw, bw = _trace(model, loss_fn, x, y)
+    names = f.names
+    ShapeProp(fw).propagate(*params, *f.buffers, x, y)
     w = Writer()
     x_v, y_v = Value("%x", x.shape), Value("%y", y.shape)
     p_vals = [Value(f"%p{i}", tuple(p.shape)) for i, p in enumerate(params)]
@@ -566,13 +590,14 @@ def export_training_step(model, loss_fn, optimizer, x, y, name="train_step",
     s_vals = [Value(f"%s{i}", s) for i, s in enumerate(shapes)]
     module_name = type(model).__name__
     emitter = _Emitter(w, module_name)
-    fw_out = emitter.run(fw, p_vals + [x_v, y_v])
+    b_vals = [emitter.constant(b) for b in f.buffers]
+    fw_out = emitter.run(fw, p_vals + b_vals + [x_v, y_v])
     loss, saved = fw_out[0], fw_out[1:]
     if loss.shape not in ((), (1,)):
         raise ValueError(f"the loss must be a scalar, got shape {loss.shape}")
     seed = w.fresh(loss.shape)
     w.emit(f"{seed.name} = amp.loss_grad {loss.name} : {loss.type}")
-    fw_results = fw(*params, x, y)
+    fw_results = fw(*params, *f.buffers, x, y)
     ShapeProp(bw).propagate(*[t.detach() if isinstance(t, torch.Tensor) else t
                               for t in fw_results[1:]], torch.ones(()))
     grads = emitter.run(bw, saved + [seed])[:len(params)]

@@ -1,8 +1,8 @@
 """The PyTorch front end against PyTorch itself.
 
-A model of examples/torch/models.py (MLP, TinyCNN with average pooling,
-TinyTransformer; batch
-64, softmax cross-entropy) is exported with amp_mlir (AOTAutograd graphs ->
+A model of examples/torch/models.py (MLP, TinyCNN with average or max
+pooling, TinyTransformer; batch 64,
+softmax cross-entropy) is exported with amp_mlir (AOTAutograd graphs ->
 TOSA + markers), compiled with amp-compile and trained 20 steps from the
 same initial weights on the same batches as PyTorch's own eager training,
 with the given optimizer (sgd, momentum, adam, adamw).
@@ -10,16 +10,19 @@ with the given optimizer (sgd, momentum, adam, adamw).
 FP32 must match PyTorch: every loss and the final parameters within 1e-4
 relative (measured ~3e-7 for SGD and momentum: both sides use OpenBLAS
 sgemm; the order of some sums differs). Adam and AdamW normalize every
-gradient element, so an element whose gradient is within a rounding of
-zero can change sign and move its weight by up to 2 lr: measured
-parameter differences 1.5e-6 (MLP Adam), 7.8e-5 (MLP AdamW, where a ReLU
-unit sits at zero), 5.6e-5 (transformer AdamW) with these seeds; the CNN
-with AdamW reaches 2e-4 and is tested with momentum instead. FP16/BF16-AMP must track the FP32 loss: matmul inputs are
-rounded to 2^-11 / 2^-8 relative and the trajectories separate slowly, so
-over 20 steps the losses stay within 5e-3 (f16) and 1e-2 (bf16) relative
-(measured 1e-3 and 2e-3 with SGD+momentum).
+gradient element, so where a ReLU input sits within a rounding of zero the
+two sides can mask a gradient differently and Adam turns that into an
+lr-sized move: measured parameter differences 1.7e-6 (MLP Adam), 7.8e-5
+(MLP AdamW, a ReLU unit at zero), 5.4e-6 (transformer AdamW; with a key
+bias, whose gradient is exactly zero and so pure rounding noise, it was
+7.6e-5); the CNN with AdamW reaches 2.3e-4 (a conv2 channel that is
+nearly dead) and is tested with momentum instead. The same holds for
+torch 1.13 and 2.x. FP16/BF16-AMP must track the FP32 loss: matmul inputs
+are rounded to 2^-11 / 2^-8 relative and the trajectories separate slowly,
+so over 20 steps the losses stay within 5e-3 (f16) and 1e-2 (bf16)
+relative (measured 4e-4 and 5e-3).
 
-Usage: parity.py MODEL PRECISION OPTIMIZER
+Usage: parity.py MODEL/PRECISION/OPTIMIZER...  |  parity.py all
 """
 import copy
 import os
@@ -35,45 +38,96 @@ import torch
 import amp_mlir
 from models import MODELS, cross_entropy as loss_fn
 
-model_name, precision, optimizer_name = sys.argv[1], sys.argv[2], sys.argv[3]
-torch.manual_seed(0)
-model = MODELS[model_name]()
+# The matrix the lit tests run (test/Python/Inputs/parity-matrix.check).
+MATRIX = ["mlp/f32/sgd", "mlp/f32/momentum", "mlp/f32/adam", "mlp/f32/adamw",
+          "mlp/f16/momentum", "mlp/bf16/adamw", "transformer/f32/adamw",
+          "transformer/f16/adamw", "cnn/f32/momentum", "cnn/f16/momentum",
+          "cnn-maxpool/f32/momentum", "cnn-maxpool/f16/momentum"]
+BOUNDS = {"f32": 1e-4, "f16": 5e-3, "bf16": 1e-2}
 
 
-def make_optimizer(params):
+def make_optimizer(name, params):
     return {
         "sgd": lambda: torch.optim.SGD(params, lr=0.1),
         "momentum": lambda: torch.optim.SGD(params, lr=0.05, momentum=0.9,
                                             weight_decay=1e-4),
         "adam": lambda: torch.optim.Adam(params, lr=1e-3),
         "adamw": lambda: torch.optim.AdamW(params, lr=1e-3, weight_decay=0.01),
-    }[optimizer_name]()
+    }[name]()
 
 
-reference = copy.deepcopy(model)
-reference_optimizer = make_optimizer(reference.parameters())
-generator = torch.Generator().manual_seed(1)
-batches = [(torch.rand(64, 784, generator=generator),
-            torch.nn.functional.one_hot(torch.randint(0, 10, (64,), generator=generator),
-                                        10).float()) for _ in range(20)]
-trainer = amp_mlir.compile(model, loss_fn, make_optimizer(model.parameters()),
-                           *batches[0], precision=precision)
+# Max pooling sends each window's gradient to its largest element, so a
+# window whose two largest values are within a rounding of each other can
+# pick another element than PyTorch (our convolution sums in another order)
+# and move a gradient by ~1e-3 relative: such near ties are common (batch
+# 64: ~5 windows in 10^5 within 1e-5 per step). Its comparison uses data
+# where PyTorch's own windows never come within 1e-6 in 20 steps (found by
+# search: batch 8, data seed 6) and checks that condition as it trains.
+DATA = {"cnn-maxpool": {"batch": 8, "seed": 6}}
+MIN_POOL_GAP = 1e-6
 
-worst_loss = 0.0
-for x, y in batches:
-    reference_optimizer.zero_grad()
-    loss = loss_fn(reference(x), y)
-    loss.backward()
-    reference_optimizer.step()
-    ours = trainer.step(x.numpy(), y.numpy())
-    worst_loss = max(worst_loss, abs(ours - loss.item()) / abs(loss.item()))
-worst_param = max(
-    float(np.linalg.norm(a - b.detach().numpy()) / np.linalg.norm(b.detach().numpy()))
-    for a, b in zip(trainer.parameters(), reference.parameters()))
-print(f"{model_name} {precision} {optimizer_name}: loss rel {worst_loss:.2e}, params rel {worst_param:.2e}")
-bounds = {"f32": 1e-4, "f16": 5e-3, "bf16": 1e-2}
-ok = worst_loss <= bounds[precision]
-if precision == "f32":
-    ok = ok and worst_param <= 1e-4
-print("PASS" if ok else "FAIL")
-sys.exit(0 if ok else 1)
+
+def record_pool_gaps(model, gaps):
+    """Wraps the model's max pooling to record each window's top-2 gap."""
+    pool = model.pool
+
+    def recording_pool(h, k):
+        n, c, height, width = h.shape
+        windows = h.detach().unfold(2, k, k).unfold(3, k, k).reshape(
+            n, c, height // k, width // k, k * k)
+        top = windows.topk(2, dim=-1).values
+        positive = top[..., 0] > 0  # ReLU zeros tie, but their gradient is 0
+        gaps.append(float((top[..., 0] - top[..., 1])[positive].min()))
+        return pool(h, k)
+    model.pool = recording_pool
+
+
+def compare(model_name, precision, optimizer_name):
+    """Trains both sides 20 steps; returns (worst loss rel, worst param rel,
+    smallest max-pool gap or None)."""
+    torch.manual_seed(0)
+    model = MODELS[model_name]()
+    reference = copy.deepcopy(model)
+    gaps = []
+    if model_name in DATA:
+        record_pool_gaps(reference, gaps)
+    data = DATA.get(model_name, {"batch": 64, "seed": 1})
+    reference_optimizer = make_optimizer(optimizer_name, reference.parameters())
+    generator = torch.Generator().manual_seed(data["seed"])
+    batch = data["batch"]
+    batches = [(torch.rand(batch, 784, generator=generator),
+                torch.nn.functional.one_hot(torch.randint(0, 10, (batch,), generator=generator),
+                                            10).float()) for _ in range(20)]
+    trainer = amp_mlir.compile(model, loss_fn,
+                               make_optimizer(optimizer_name, model.parameters()),
+                               *batches[0], precision=precision)
+    worst_loss = 0.0
+    for x, y in batches:
+        reference_optimizer.zero_grad()
+        loss = loss_fn(reference(x), y)
+        loss.backward()
+        reference_optimizer.step()
+        ours = trainer.step(x.numpy(), y.numpy())
+        worst_loss = max(worst_loss, abs(ours - loss.item()) / abs(loss.item()))
+    worst_param = max(
+        float(np.linalg.norm(a - b.detach().numpy()) / np.linalg.norm(b.detach().numpy()))
+        for a, b in zip(trainer.parameters(), reference.parameters()))
+    return worst_loss, worst_param, min(gaps) if gaps else None
+
+
+failed = 0
+for spec in (MATRIX if sys.argv[1:] == ["all"] else sys.argv[1:]):
+    model_name, precision, optimizer_name = spec.split("/")
+    worst_loss, worst_param, gap = compare(model_name, precision, optimizer_name)
+    ok = worst_loss <= BOUNDS[precision]
+    if precision == "f32":
+        ok = ok and worst_param <= 1e-4
+    note = ""
+    if gap is not None:
+        note = f", min pool gap {gap:.1e}"
+        if gap < MIN_POOL_GAP and precision == "f32":
+            ok, note = False, note + " (a near tie: this data cannot test max pooling)"
+    failed += not ok
+    print(f"{model_name} {precision} {optimizer_name}: loss rel {worst_loss:.2e}, "
+          f"params rel {worst_param:.2e}{note} {'PASS' if ok else 'FAIL'}", flush=True)
+sys.exit(1 if failed else 0)
