@@ -3,11 +3,14 @@
 (batch 64, softmax cross-entropy, AdamW lr 1e-3), each with a `predict`
 function for test accuracy:
 
-  examples/transformer/train_step.mlir   TinyTransformer on Fashion-MNIST rows
-  examples/cnn/train_step.mlir           TinyCNN (average pooling)
+  examples/transformer/train_step.mlir         TinyTransformer on Fashion-MNIST rows
+  examples/cnn/train_step.mlir                 TinyCNN (average pooling)
+  examples/transformer-tokens/train_step.mlir  TokenTransformer on token ids
+                                               (amp-train --data=tokens)
 
-Run with a Python that has torch (Debian: /usr/bin/python3 with
-python3-torch):  /usr/bin/python3 examples/torch/export_examples.py
+Run with a Python that has torch (Debian's /usr/bin/python3 with
+python3-torch, or /opt/amp-mlir/torch2/bin/python):
+  /usr/bin/python3 examples/torch/export_examples.py
 """
 import os
 import sys
@@ -18,13 +21,14 @@ sys.path.insert(0, os.path.join(here, "..", "..", "python"))
 import torch
 
 import amp_mlir
-from models import TinyCNN, TinyTransformer, cross_entropy
+from models import TinyCNN, TinyTransformer, TokenTransformer, cross_entropy, random_input
 
-x = torch.rand(64, 784)
 y = torch.nn.functional.one_hot(torch.arange(64) % 10, 10).float()
-for name, cls in (("transformer", TinyTransformer), ("cnn", TinyCNN)):
+for name, cls in (("transformer", TinyTransformer), ("cnn", TinyCNN),
+                  ("transformer-tokens", TokenTransformer)):
     torch.manual_seed(0)
     model = cls()
+    x = random_input(model, 64, torch.Generator().manual_seed(0))
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)
     step = amp_mlir.export_training_step(model, cross_entropy, optimizer, x, y)
     predict = amp_mlir.export_predict(model, x)

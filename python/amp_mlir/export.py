@@ -22,6 +22,12 @@ class UnsupportedOp(Exception):
     pass
 
 
+def _dtype(tensor):
+    """The element type of a tensor in our graphs: floats are f32, integers
+    (token ids, positions) i32."""
+    return "f32" if tensor.dtype.is_floating_point else "i32"
+
+
 def _shape(node):
     meta = node.meta.get("tensor_meta")
     return tuple(meta.shape) if meta is not None else None
@@ -56,12 +62,7 @@ class _Emitter:
     def constant(self, tensor):
         """A tensor the graph holds (a buffer): its values, known at export."""
         tensor = tensor.detach().cpu()
-        if tensor.dtype.is_floating_point:
-            value = self.w.dense(tensor.float().flatten().tolist(), tuple(tensor.shape), "f32")
-        else:
-            value = self.w.dense(tensor.flatten().tolist(), tuple(tensor.shape), "i32")
-        value.known = tensor
-        return value
+        return self.w.dense(tensor.flatten().tolist(), tuple(tensor.shape), _dtype(tensor))
 
     def call(self, node):
         if node.target is operator.getitem:
@@ -190,22 +191,31 @@ class _Emitter:
 
     # Embeddings, normalization, GELU -------------------------------------------
     def op_embedding(self, node, weight, indices, *rest):
-        flat = self.w.reshape(indices, (1, int(math.prod(indices.shape))))
+        # Ids outside the table are clamped to it (PyTorch raises): a gather
+        # must never read outside the weight, whatever the data holds.
+        count = int(math.prod(indices.shape))
+        flat = self.w.clamp(self.w.reshape(indices, (1, count)), 0, weight.shape[0] - 1)
         rows = self.w.gather(self.w.reshape(weight, (1,) + weight.shape), flat)
         return self.w.reshape(rows, _shape(node))
 
-    def op_embedding_dense_backward(self, node, grad, indices, num_weights, *rest):
-        known = getattr(indices, "known", None)
-        if known is None:
-            raise UnsupportedOp(
-                "aten.embedding_dense_backward with data-dependent indices (in "
-                f"module '{self.module_name}'): only constant indices are supported")
-        flat = known.flatten().tolist()
-        onehot = [1.0 if flat[j] == i else 0.0
-                  for i in range(num_weights) for j in range(len(flat))]
-        matrix = self.w.dense(onehot, (num_weights, len(flat)), "f32")
+    def op_embedding_dense_backward(self, node, grad, indices, num_weights,
+                                    padding_idx=-1, scale_grad_by_freq=False):
+        """grad_weight = onehot(ids)^T @ grad: a matmul instead of a
+        scatter-add, which TOSA lacks; exact, since each product is 0 or 1
+        times a gradient."""
+        if scale_grad_by_freq:
+            raise UnsupportedOp("aten.embedding_dense_backward with scale_grad_by_freq "
+                                f"(in module '{self.module_name}')")
+        count = int(math.prod(indices.shape))
+        ids = self.w.clamp(self.w.reshape(indices, (count, 1)), 0, num_weights - 1)
+        # The padding row gets no gradient: no id matches -1.
+        rows = [-1 if i == padding_idx else i for i in range(num_weights)]
+        table = self.w.dense(rows, (1, num_weights), "i32")
+        onehot = self.w.select(self.w.binary("equal", ids, table, dtype="i1"),
+                               self._scalar(1.0), self._scalar(0.0))
         columns = grad.shape[-1]
-        return self.w.matmul(matrix, self.w.reshape(grad, (len(flat), columns)))
+        return self.w.matmul(self.w.transpose(onehot, [1, 0]),
+                             self.w.reshape(grad, (count, columns)))
 
     def _layer_dims(self, x, normalized_shape):
         return list(range(len(x.shape) - len(normalized_shape), len(x.shape)))
@@ -563,7 +573,7 @@ def export_predict(model, x, name="predict"):
     ShapeProp(gm).propagate(*params, *f.buffers, x)
     w = Writer()
     emitter = _Emitter(w, type(model).__name__)
-    x_v = Value("%x", x.shape)
+    x_v = Value("%x", x.shape, _dtype(x))
     p_vals = [Value(f"%p{i}", tuple(p.shape)) for i, p in enumerate(params)]
     b_vals = [emitter.constant(b) for b in f.buffers]
     out = emitter.run(gm, p_vals + b_vals + [x_v])[0]
@@ -584,7 +594,7 @@ def export_training_step(model, loss_fn, optimizer, x, y, name="train_step",
     names = f.names
     ShapeProp(fw).propagate(*params, *f.buffers, x, y)
     w = Writer()
-    x_v, y_v = Value("%x", x.shape), Value("%y", y.shape)
+    x_v, y_v = Value("%x", x.shape, _dtype(x)), Value("%y", y.shape)
     p_vals = [Value(f"%p{i}", tuple(p.shape)) for i, p in enumerate(params)]
     shapes = state_shapes(spec, [tuple(p.shape) for p in params])
     s_vals = [Value(f"%s{i}", s) for i, s in enumerate(shapes)]

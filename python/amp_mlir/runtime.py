@@ -69,6 +69,7 @@ class Trainer:
         info = self._lib.amprt_session_step_info(self._session).contents
         self._args = [info.args[i] for i in range(info.num_args)]
         self._params = [i for i, a in enumerate(self._args) if a.role == ROLE_PARAM]
+        self._data_dtypes = [_DTYPES[a.dtype] for a in self._args if a.role == ROLE_DATA]
         if len(self._params) != len(params):
             raise ValueError("the artifact's params do not match the model's")
         for index, value in zip(self._params, params):
@@ -84,8 +85,10 @@ class Trainer:
         return np.frombuffer(buffer, dtype=dtype).reshape(shape)
 
     def step(self, x, y):
-        """One training step on a batch; returns the loss."""
-        data = [np.ascontiguousarray(np.asarray(v, dtype=np.float32)) for v in (x, y)]
+        """One training step on a batch (images or token ids, one-hot
+        labels); returns the loss."""
+        data = [np.ascontiguousarray(np.asarray(v, dtype=dtype))
+                for v, dtype in zip((x, y), self._data_dtypes)]
         pointers = (ctypes.c_void_p * 2)(*[d.ctypes.data for d in data])
         self._lib.amprt_session_step(self._session, pointers)
         return float(self._lib.amprt_session_loss(self._session))

@@ -163,15 +163,21 @@ class Writer:
                            if x.shape else self.reshape(self.const(factor), ()))
 
     def clamp(self, x, low, high):
+        if x.dtype != "f32":  # TOSA's profiles allow an i32 clamp only as min/max
+            bound = (1,) * len(x.shape)
+            return self.binary("minimum",
+                               self.binary("maximum", x, self.const(low, bound, x.dtype)),
+                               self.const(high, bound, x.dtype))
         out = self.fresh(x.shape)
         self.emit(f"{out.name} = tosa.clamp {x.name} {{min_val = {_float(low)} : f32, "
                   f"max_val = {_float(high)} : f32}} : ({x.type}) -> {out.type}")
         return out
 
     def select(self, cond, a, b):
-        cond, a, _ = self._same_rank(cond, a)
-        a, b, shape = self._same_rank(a, b)
-        cond = self.reshape(cond, (1,) * (len(shape) - len(cond.shape)) + cond.shape)
+        rank = max(len(cond.shape), len(a.shape), len(b.shape))
+        cond, a, b = (self.reshape(v, (1,) * (rank - len(v.shape)) + v.shape)
+                      for v in (cond, a, b))
+        shape = tuple(max(dims) for dims in zip(cond.shape, a.shape, b.shape))
         out = self.fresh(shape)
         self.emit(f"{out.name} = tosa.select {cond.name}, {a.name}, {b.name} : "
                   f"({cond.type}, {a.type}, {b.type}) -> {out.type}")

@@ -1,7 +1,7 @@
 """The PyTorch front end against PyTorch itself.
 
 A model of examples/torch/models.py (MLP, TinyCNN with average or max
-pooling, TinyTransformer; batch 64,
+pooling, TinyTransformer on image rows or on token ids; batch 64,
 softmax cross-entropy) is exported with amp_mlir (AOTAutograd graphs ->
 TOSA + markers), compiled with amp-compile and trained 20 steps from the
 same initial weights on the same batches as PyTorch's own eager training,
@@ -36,13 +36,14 @@ import numpy as np
 import torch
 
 import amp_mlir
-from models import MODELS, cross_entropy as loss_fn
+from models import MODELS, cross_entropy as loss_fn, random_input
 
 # The matrix the lit tests run (test/Python/Inputs/parity-matrix.check).
 MATRIX = ["mlp/f32/sgd", "mlp/f32/momentum", "mlp/f32/adam", "mlp/f32/adamw",
           "mlp/f16/momentum", "mlp/bf16/adamw", "transformer/f32/adamw",
           "transformer/f16/adamw", "cnn/f32/momentum", "cnn/f16/momentum",
-          "cnn-maxpool/f32/momentum", "cnn-maxpool/f16/momentum"]
+          "cnn-maxpool/f32/momentum", "cnn-maxpool/f16/momentum",
+          "tokens/f32/adamw", "tokens/bf16/adamw"]
 BOUNDS = {"f32": 1e-4, "f16": 5e-3, "bf16": 1e-2}
 
 
@@ -95,7 +96,7 @@ def compare(model_name, precision, optimizer_name):
     reference_optimizer = make_optimizer(optimizer_name, reference.parameters())
     generator = torch.Generator().manual_seed(data["seed"])
     batch = data["batch"]
-    batches = [(torch.rand(batch, 784, generator=generator),
+    batches = [(random_input(model, batch, generator),
                 torch.nn.functional.one_hot(torch.randint(0, 10, (batch,), generator=generator),
                                             10).float()) for _ in range(20)]
     trainer = amp_mlir.compile(model, loss_fn,

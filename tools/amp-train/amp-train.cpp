@@ -1,16 +1,17 @@
 //===- amp-train.cpp - train a compiled step on Fashion-MNIST or synthetic data
 //
 //   amp-train model.so|model.mlir [--precision=f32|f16|bf16] [--epochs=N |
-//             --steps=N] [--data=fashion-mnist|synthetic] [--seed=S]
+//             --steps=N] [--data=fashion-mnist|synthetic|tokens] [--seed=S]
 //             [--log=train.csv] [--save=ckpt] [--resume=ckpt] ...
 //
 // MLIR-free: it loads the artifact through libamprt. Given an .mlir file it
 // first runs amp-compile (found next to this binary).
 //
 // Data contract of the step (the example MLP follows it): its data
-// arguments are, in order, a batch of images [batch, 784] in [0, 1] and
-// the one-hot labels [batch, 10]; the artifact's `predict` function takes
-// the images and then the params (in the step's order) and returns logits.
+// arguments are, in order, a batch of images [batch, 784] f32 in [0, 1] (or
+// of token ids [batch, seq] i32, for --data=tokens) and the one-hot labels
+// [batch, 10]; the artifact's `predict` function takes the images (ids) and
+// then the params (in the step's order) and returns logits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,11 +34,15 @@
 
 namespace {
 
+constexpr int64_t kPixels = 784;
+constexpr int64_t kClasses = 10;
+
 struct Options {
   std::string model;
   std::string precision = "f16";
   std::string ampOptions;
-  std::string data = "fashion-mnist";
+  std::string data; // empty: fashion-mnist, or tokens for a step of ids
+  int64_t vocab = 32;
   std::string dataDir = "/usr/share/datasets/fashion-mnist";
   int64_t epochs = 1;
   int64_t steps = -1; // overrides epochs when set
@@ -67,7 +72,9 @@ void usage() {
       "usage: amp-train MODEL.so|MODEL.mlir [options]\n"
       "  --precision=f32|f16|bf16   for an .mlir model (default f16)\n"
       "  --amp-options=STR          more amp-pipeline options for amp-compile\n"
-      "  --data=fashion-mnist|synthetic\n"
+      "  --data=fashion-mnist|synthetic|tokens   images, or synthetic token\n"
+      "                             ids for a step that takes them (default)\n"
+      "  --vocab=N                  token ids in [0, N) (default 32)\n"
       "  --data-dir=DIR             IDX files (default "
       "/usr/share/datasets/fashion-mnist)\n"
       "  --epochs=N | --steps=N     how long to train (default 1 epoch)\n"
@@ -112,6 +119,10 @@ Options parseOptions(int argc, char **argv) {
       options.ampOptions = v;
     } else if (const char *v = value("--data")) {
       options.data = v;
+    } else if (const char *v = value("--vocab")) {
+      options.vocab = integer(v);
+      if (options.vocab < kClasses)
+        fail("'" + arg + "' needs at least 10 tokens (one per class)");
     } else if (const char *v = value("--data-dir")) {
       options.dataDir = v;
     } else if (const char *v = value("--epochs")) {
@@ -156,9 +167,10 @@ Options parseOptions(int argc, char **argv) {
   }
   if (options.model.empty())
     fail("no model given (see --help)");
-  if (options.data != "fashion-mnist" && options.data != "synthetic")
+  if (!options.data.empty() && options.data != "fashion-mnist" &&
+      options.data != "synthetic" && options.data != "tokens")
     fail("unknown --data '" + options.data +
-         "' (expected fashion-mnist or synthetic)");
+         "' (expected fashion-mnist, synthetic or tokens)");
   return options;
 }
 
@@ -168,12 +180,11 @@ Options parseOptions(int argc, char **argv) {
 
 struct Dataset {
   int64_t count = 0;
-  std::vector<float> images; // count x 784, in [0, 1]
+  int64_t width = kPixels;     // values per example
+  std::vector<float> images;   // count x 784, in [0, 1]; or
+  std::vector<int32_t> tokens; // count x seq token ids
   std::vector<int32_t> labels;
 };
-
-constexpr int64_t kPixels = 784;
-constexpr int64_t kClasses = 10;
 
 /// Reads a gzip-compressed (or plain) IDX file whole.
 std::vector<unsigned char> readIdx(const std::string &path) {
@@ -270,6 +281,34 @@ Dataset syntheticData(int64_t count, uint64_t seed) {
   return data;
 }
 
+/// Token sequences whose class shows in their tokens: each position holds,
+/// with probability 1/4, a token congruent to the label mod 10, else any
+/// token. A bag of words decides it well, so a model that embeds its ids
+/// and pools them learns it; chance is 10%.
+Dataset syntheticTokens(int64_t count, int64_t seq, int64_t vocab,
+                        uint64_t seed) {
+  std::mt19937_64 rng(seed * 7919 + 29);
+  std::uniform_int_distribution<int32_t> label(0, kClasses - 1);
+  std::uniform_int_distribution<int32_t> anyToken(0, vocab - 1);
+  std::bernoulli_distribution signal(0.25);
+  Dataset data;
+  data.count = count;
+  data.width = seq;
+  data.tokens.resize(count * seq);
+  data.labels.resize(count);
+  for (int64_t i = 0; i < count; ++i) {
+    int32_t c = label(rng);
+    data.labels[i] = c;
+    // Tokens congruent to c: c, c + 10, ... below vocab.
+    std::uniform_int_distribution<int32_t> classToken(0, (vocab - 1 - c) /
+                                                             kClasses);
+    for (int64_t p = 0; p < seq; ++p)
+      data.tokens[i * seq + p] =
+          signal(rng) ? c + kClasses * classToken(rng) : anyToken(rng);
+  }
+  return data;
+}
+
 /// The order of epoch `epoch`: a permutation that depends only on the seed
 /// and the epoch, so that a resumed run sees the same batches.
 std::vector<int64_t> epochOrder(int64_t count, uint64_t seed, int64_t epoch) {
@@ -331,6 +370,8 @@ struct Trainer {
   const amp_function_info *step = nullptr;
   const amp_function_info *predict = nullptr;
   int64_t batch = 0;
+  bool tokens = false;     // takes token ids [batch, width] i32
+  int64_t width = kPixels; // values per example
   bool takesLearningRate = false;
   std::vector<int32_t> params; // argument indices of the step's params
 };
@@ -351,53 +392,88 @@ Trainer bindModel(const amprt_artifact *artifact) {
   auto isMatrix = [](const amp_tensor_info &t, int64_t columns) {
     return t.dtype == AMP_F32 && t.rank == 2 && t.shape[1] == columns;
   };
+  auto isTokens = [](const amp_tensor_info &t) {
+    return t.dtype == AMP_I32 && t.rank == 2 && t.shape[1] > 0;
+  };
+  auto sameType = [](const amp_tensor_info &a, const amp_tensor_info &b) {
+    return a.rank == b.rank && a.dtype == b.dtype &&
+           std::equal(a.shape, a.shape + a.rank, b.shape);
+  };
   // An optional third data argument, a scalar f32, is the learning rate.
   if (data.size() == 3 && trainer.step->args[data[2]].rank == 0 &&
       trainer.step->args[data[2]].dtype == AMP_F32) {
     trainer.takesLearningRate = true;
     data.pop_back();
   }
-  if (data.size() != 2 || !isMatrix(trainer.step->args[data[0]], kPixels) ||
+  if (data.size() != 2 ||
+      !(isMatrix(trainer.step->args[data[0]], kPixels) ||
+        isTokens(trainer.step->args[data[0]])) ||
       !isMatrix(trainer.step->args[data[1]], kClasses) ||
       trainer.step->args[data[0]].shape[0] !=
           trainer.step->args[data[1]].shape[0])
     fail(std::string("training step '") + trainer.step->name +
-         "' does not take (images [batch, 784] f32, one-hot labels [batch, "
-         "10] f32[, learning rate f32]) as its data arguments");
-  trainer.batch = trainer.step->args[data[0]].shape[0];
+         "' does not take (images [batch, 784] f32 or token ids [batch, seq] "
+         "i32, one-hot labels [batch, 10] f32[, learning rate f32]) as its "
+         "data arguments");
+  const amp_tensor_info &input = trainer.step->args[data[0]];
+  trainer.batch = input.shape[0];
+  trainer.tokens = isTokens(input);
+  trainer.width = input.shape[1];
   trainer.predict = amprt_find(artifact, "predict");
   if (trainer.predict) {
     const amp_function_info &p = *trainer.predict;
     bool ok = p.num_args == 1 + static_cast<int32_t>(trainer.params.size()) &&
-              isMatrix(p.args[0], kPixels) &&
-              p.args[0].shape[0] == trainer.batch && p.num_results == 1 &&
+              sameType(p.args[0], input) && p.num_results == 1 &&
               isMatrix(p.results[0], kClasses);
-    for (size_t i = 0; ok && i < trainer.params.size(); ++i) {
-      const amp_tensor_info &a = p.args[1 + i];
-      const amp_tensor_info &b = trainer.step->args[trainer.params[i]];
-      ok = a.rank == b.rank && a.dtype == b.dtype &&
-           std::equal(a.shape, a.shape + a.rank, b.shape);
-    }
+    for (size_t i = 0; ok && i < trainer.params.size(); ++i)
+      ok = sameType(p.args[1 + i], trainer.step->args[trainer.params[i]]);
     if (!ok)
-      fail("'predict' must take (images [batch, 784], the step's params...) "
-           "and return logits [batch, 10]");
+      fail("'predict' must take (the step's images or token ids, the step's "
+           "params...) and return logits [batch, 10]");
   }
   return trainer;
 }
 
+/// One batch of the step's input: image rows or token-id rows.
+struct InputBatch {
+  int64_t width;
+  std::vector<float> images;
+  std::vector<int32_t> tokens;
+
+  explicit InputBatch(const Trainer &trainer) : width(trainer.width) {
+    if (trainer.tokens)
+      tokens.resize(trainer.batch * width);
+    else
+      images.resize(trainer.batch * width);
+  }
+  void clear() {
+    std::fill(images.begin(), images.end(), 0.0f);
+    std::fill(tokens.begin(), tokens.end(), 0);
+  }
+  void setRow(int64_t row, const Dataset &data, int64_t example) {
+    if (!tokens.empty())
+      std::copy_n(&data.tokens[example * width], width, &tokens[row * width]);
+    else
+      std::copy_n(&data.images[example * width], width, &images[row * width]);
+  }
+  void *data() {
+    return tokens.empty() ? static_cast<void *>(images.data()) : tokens.data();
+  }
+};
+
 double evaluate(const Trainer &trainer, amprt_session *session,
                 const Dataset &test) {
-  std::vector<float> images(trainer.batch * kPixels);
+  InputBatch input(trainer);
   std::vector<float> logits(trainer.batch * kClasses);
   std::vector<void *> buffers;
   int64_t correct = 0;
   for (int64_t start = 0; start < test.count; start += trainer.batch) {
     int64_t rows = std::min(trainer.batch, test.count - start);
-    std::fill(images.begin(), images.end(), 0.0f);
-    std::copy(&test.images[start * kPixels],
-              &test.images[(start + rows) * kPixels], images.begin());
+    input.clear();
+    for (int64_t r = 0; r < rows; ++r)
+      input.setRow(r, test, start + r);
     buffers.clear();
-    buffers.push_back(images.data());
+    buffers.push_back(input.data());
     for (int32_t index : trainer.params)
       buffers.push_back(amprt_session_argument(session, index));
     buffers.push_back(logits.data());
@@ -454,14 +530,29 @@ int main(int argc, char **argv) {
                          sizeof(error)) != 0)
     fail(error);
 
+  if (options.data.empty())
+    options.data = trainer.tokens ? "tokens" : "fashion-mnist";
+  if (trainer.tokens && options.data != "tokens")
+    fail("the step takes token ids [batch, " + std::to_string(trainer.width) +
+         "] i32, not images: use --data=tokens");
+  if (!trainer.tokens && options.data == "tokens")
+    fail("--data=tokens needs a step that takes token ids [batch, seq] i32; "
+         "this one takes images [batch, 784] f32");
+  if (trainer.tokens && options.poisonStep >= 0)
+    fail("--poison-step corrupts pixels; this step takes token ids");
+
   Dataset train, test;
+  int64_t trainCount = options.trainLimit >= 0 ? options.trainLimit : 8192;
+  int64_t testCount = options.testLimit >= 0 ? options.testLimit : 2048;
   if (options.data == "fashion-mnist") {
     train = loadFashionMnist(options.dataDir, "train", options.trainLimit);
     test = loadFashionMnist(options.dataDir, "t10k", options.testLimit);
+  } else if (options.data == "tokens") {
+    train = syntheticTokens(trainCount, trainer.width, options.vocab, 1);
+    test = syntheticTokens(testCount, trainer.width, options.vocab, 2);
   } else {
-    train =
-        syntheticData(options.trainLimit >= 0 ? options.trainLimit : 8192, 1);
-    test = syntheticData(options.testLimit >= 0 ? options.testLimit : 2048, 2);
+    train = syntheticData(trainCount, 1);
+    test = syntheticData(testCount, 2);
   }
   int64_t perEpoch = train.count / trainer.batch;
   if (perEpoch == 0)
@@ -480,9 +571,9 @@ int main(int argc, char **argv) {
       std::fprintf(log, "step,epoch,loss,scale,skipped\n");
   }
 
-  std::vector<float> images(trainer.batch * kPixels);
+  InputBatch input(trainer);
   std::vector<float> labels(trainer.batch * kClasses);
-  const void *data[3] = {images.data(), labels.data(), &options.lr};
+  const void *data[3] = {input.data(), labels.data(), &options.lr};
   std::vector<int64_t> order;
   int64_t orderEpoch = -1;
   int64_t nonFiniteBatches = 0;
@@ -496,14 +587,13 @@ int main(int argc, char **argv) {
     bool finite = true;
     for (int64_t r = 0; r < trainer.batch; ++r) {
       int64_t example = order[position * trainer.batch + r];
-      const float *image = &train.images[example * kPixels];
-      std::copy(image, image + kPixels, &images[r * kPixels]);
+      input.setRow(r, train, example);
       labels[r * kClasses + train.labels[example]] = 1.0f;
     }
     if (done + 1 == options.poisonStep)
-      for (float &pixel : images)
+      for (float &pixel : input.images)
         pixel = options.poison == "nan" ? NAN : pixel * 1e5f + 1e5f;
-    for (float pixel : images)
+    for (float pixel : input.images)
       finite &= std::isfinite(pixel);
     // A batch with NaN or inf in its data is skipped before it can reach
     // the params (loss scaling only guards f16/bf16 steps).
