@@ -3,6 +3,7 @@ images come flat ([batch, 784]) or as token ids ([batch, seq]); labels
 one-hot ([batch, 10]).
 
   MLP              784-256-10
+  GatedMLP         784 -> tanh(linear) * sigmoid(linear) (128) -> 10
   TinyCNN          conv 3x3 (8) -> ReLU -> pool 2 -> conv 3x3 (16) -> ReLU
                    -> pool 2 -> linear 10; average pooling by default, max
                    pooling with TinyCNN(pool="max") ("cnn-maxpool")
@@ -34,6 +35,19 @@ class MLP(torch.nn.Module):
 
     def forward(self, x):
         return self.fc2(torch.relu(self.fc1(x)))
+
+
+class GatedMLP(torch.nn.Module):
+    """784 -> tanh(128) * sigmoid(gate 128) -> 10 (a GLU-style unit)."""
+
+    def __init__(self):
+        super().__init__()
+        self.value = torch.nn.Linear(784, 128)
+        self.gate = torch.nn.Linear(784, 128)
+        self.out = torch.nn.Linear(128, 10)
+
+    def forward(self, x):
+        return self.out(torch.tanh(self.value(x)) * torch.sigmoid(self.gate(x)))
 
 
 class TinyCNN(torch.nn.Module):
@@ -117,5 +131,5 @@ def random_input(model, batch, generator):
     return torch.rand(batch, 784, generator=generator)
 
 
-MODELS = {"mlp": MLP, "cnn": TinyCNN, "transformer": TinyTransformer,
+MODELS = {"mlp": MLP, "gated": GatedMLP, "cnn": TinyCNN, "transformer": TinyTransformer,
           "cnn-maxpool": lambda: TinyCNN(pool="max"), "tokens": TokenTransformer}

@@ -19,7 +19,65 @@ from .tosa import Value, Writer, ttype
 
 
 class UnsupportedOp(Exception):
-    pass
+    """An aten op (or a form of one) amp_mlir cannot write as TOSA. `aten`
+    is the op's name, `submodule` the module whose forward called it."""
+
+    def __init__(self, message, aten=None):
+        super().__init__(message)
+        self.aten, self.submodule = aten, None
+
+
+def _calling_submodule(model, x, aten):
+    """The innermost submodule (qualified name and class) whose forward calls
+    `aten` (a name like 'aten.sigmoid.default') when `model` runs on x
+    eagerly, or the model's own forward; None when the forward never calls
+    it (an op only the backward uses)."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    stack, found, hooks = [], [], []
+
+    def enter(label):
+        def hook(module, args):
+            stack.append(label)
+        return hook
+
+    def leave(module, args, out):
+        stack.pop()
+
+    for name, module in model.named_modules():
+        label = (f"submodule '{name}' ({type(module).__name__})" if name
+                 else f"{type(module).__name__}.forward")
+        hooks.append(module.register_forward_pre_hook(enter(label)))
+        hooks.append(module.register_forward_hook(leave))
+
+    class Recorder(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if not found and str(func) == aten:
+                found.append(stack[-1] if stack else None)
+            return func(*args, **(kwargs or {}))
+
+    try:
+        with torch.no_grad(), Recorder():
+            model(x)
+    finally:
+        for hook in hooks:
+            hook.remove()
+    return found[0] if found else None
+
+
+def _with_submodule(error, model, x):
+    """`error` with the submodule that called its op added to the message."""
+    if error.aten is None:
+        return error
+    try:
+        where = _calling_submodule(model, x, str(error.aten))
+    except Exception:  # the eager rerun is a courtesy; keep the first error
+        return error
+    if where is None:
+        return error
+    located = UnsupportedOp(f"{error} (called by {where})", error.aten)
+    located.submodule = where
+    return located
 
 
 def _dtype(tensor):
@@ -31,6 +89,24 @@ def _dtype(tensor):
 def _shape(node):
     meta = node.meta.get("tensor_meta")
     return tuple(meta.shape) if meta is not None else None
+
+
+def _locating_unsupported_ops(export):
+    """Makes an UnsupportedOp from `export(model, ..., x, ...)` name the
+    submodule that called the op."""
+    import functools
+    import inspect
+
+    signature = inspect.signature(export)
+
+    @functools.wraps(export)
+    def wrapper(*args, **kwargs):
+        try:
+            return export(*args, **kwargs)
+        except UnsupportedOp as error:
+            bound = signature.bind(*args, **kwargs).arguments
+            raise _with_submodule(error, bound["model"], bound["x"]) from None
+    return wrapper
 
 
 class _Emitter:
@@ -73,9 +149,13 @@ class _Emitter:
         if handler is None:
             raise UnsupportedOp(
                 f"aten op '{node.target}' (in the graph of module "
-                f"'{self.module_name}') has no TOSA lowering in amp_mlir")
+                f"'{self.module_name}') has no TOSA lowering in amp_mlir", node.target)
         args = [self.arg(a) for a in node.args]
-        result = handler(node, *args)
+        try:
+            result = handler(node, *args)
+        except UnsupportedOp as error:
+            error.aten = error.aten or node.target
+            raise
         if isinstance(result, (list, tuple)):
             return result
         shape = _shape(node)
@@ -173,6 +253,22 @@ class _Emitter:
     def op_threshold_backward(self, node, grad, x, threshold):
         cond = self.w.binary("greater", x, self._scalar(threshold), dtype="i1")
         return self.w.select(cond, grad, self._scalar(0.0))
+
+    def op_sigmoid(self, node, x):
+        return self.w.unary("sigmoid", x)
+
+    def op_sigmoid_backward(self, node, grad, out):
+        """grad * out * (1 - out), from the saved output."""
+        slope = self.w.binary("mul", out, self.w.binary("sub", self._scalar(1.0), out))
+        return self.w.binary("mul", grad, slope)
+
+    def op_tanh(self, node, x):
+        return self.w.unary("tanh", x)
+
+    def op_tanh_backward(self, node, grad, out):
+        """grad * (1 - out^2), from the saved output."""
+        slope = self.w.binary("sub", self._scalar(1.0), self.w.binary("mul", out, out))
+        return self.w.binary("mul", grad, slope)
 
     # Contractions -------------------------------------------------------------
     def op_mm(self, node, a, b):
@@ -559,6 +655,7 @@ def state_shapes(optimizer, param_shapes):
     return list(param_shapes) * 2 + [(1,)]
 
 
+@_locating_unsupported_ops
 def export_predict(model, x, name="predict"):
     """MLIR text of the inference function predict(x, params...) -> output,
     params in the training step's order, for amp-train's test accuracy."""
@@ -583,6 +680,7 @@ def export_predict(model, x, name="predict"):
                       f"  return {out.name} : {out.type}", "}", ""])
 
 
+@_locating_unsupported_ops
 def export_training_step(model, loss_fn, optimizer, x, y, name="train_step",
                          lr_input=False):
     """MLIR text of one training step of `model` (a torch.nn.Module), with

@@ -1,6 +1,6 @@
 """The PyTorch front end against PyTorch itself.
 
-A model of examples/torch/models.py (MLP, TinyCNN with average or max
+A model of examples/torch/models.py (MLP, GatedMLP, TinyCNN with average or max
 pooling, TinyTransformer on image rows or on token ids; batch 64,
 softmax cross-entropy) is exported with amp_mlir (AOTAutograd graphs ->
 TOSA + markers), compiled with amp-compile and trained 20 steps from the
@@ -40,8 +40,9 @@ from models import MODELS, cross_entropy as loss_fn, random_input
 
 # The matrix the lit tests run (test/Python/Inputs/parity-matrix.check).
 MATRIX = ["mlp/f32/sgd", "mlp/f32/momentum", "mlp/f32/adam", "mlp/f32/adamw",
-          "mlp/f16/momentum", "mlp/bf16/adamw", "transformer/f32/adamw",
-          "transformer/f16/adamw", "cnn/f32/momentum", "cnn/f16/momentum",
+          "mlp/f16/momentum", "mlp/bf16/adamw", "gated/f32/momentum", "gated/f16/adam",
+          "transformer/f32/adamw", "transformer/f16/adamw",
+          "cnn/f32/momentum", "cnn/f16/momentum",
           "cnn-maxpool/f32/momentum", "cnn-maxpool/f16/momentum",
           "tokens/f32/adamw", "tokens/bf16/adamw"]
 BOUNDS = {"f32": 1e-4, "f16": 5e-3, "bf16": 1e-2}
