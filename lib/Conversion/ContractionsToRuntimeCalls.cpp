@@ -46,7 +46,7 @@ static std::optional<StringRef> typeSuffix(Type type) {
 /// Replaces `op` by a runtime call when its types and maps are the plain
 /// ones; returns failure (and leaves it) otherwise.
 static LogicalResult convert(linalg::LinalgOp op, bool batched,
-                             ModuleOp module) {
+                             StringRef prefix, ModuleOp module) {
   if (!op.hasPureBufferSemantics())
     return failure();
   SmallVector<AffineMap> defaults =
@@ -66,8 +66,7 @@ static LogicalResult convert(linalg::LinalgOp op, bool batched,
     return failure();
 
   std::string name =
-      (Twine(batched ? "amp_rt_batch_matmul_" : "amp_rt_matmul_") + *suffix)
-          .str();
+      (prefix + (batched ? "_batch_matmul_" : "_matmul_") + *suffix).str();
   SmallVector<Type> argTypes = {dynamicStrided(lhsType),
                                 dynamicStrided(rhsType),
                                 dynamicStrided(outType)};
@@ -96,6 +95,7 @@ namespace {
 struct ContractionsToRuntimeCallsPass
     : public amp::impl::ContractionsToRuntimeCallsPassBase<
           ContractionsToRuntimeCallsPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<std::pair<linalg::LinalgOp, bool>> contractions;
@@ -106,7 +106,7 @@ struct ContractionsToRuntimeCallsPass
         contractions.emplace_back(cast<linalg::LinalgOp>(op), true);
     });
     for (auto [op, batched] : contractions)
-      (void)convert(op, batched, module);
+      (void)convert(op, batched, prefix, module);
   }
 };
 } // namespace

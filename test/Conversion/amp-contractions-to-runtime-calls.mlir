@@ -1,4 +1,5 @@
 // RUN: amp-opt %s --split-input-file --amp-contractions-to-runtime-calls | FileCheck %s
+// RUN: amp-opt %s --split-input-file --amp-contractions-to-runtime-calls=prefix=amp_rt_cuda | FileCheck %s --check-prefix=CUDA
 
 // One declaration per (type, batched), called with fully dynamic strided
 // casts of the operands; the linalg op is gone.
@@ -13,6 +14,12 @@
 // CHECK: call @amp_rt_matmul_f32(
 // CHECK-NOT: linalg.batch_matmul
 // CHECK-NOT: linalg.matmul
+// The CUDA runtime's GEMMs (cuBLASLt) have their own names.
+// CUDA-DAG: func.func private @amp_rt_cuda_batch_matmul_f16(
+// CUDA-DAG: func.func private @amp_rt_cuda_matmul_f32(
+// CUDA-LABEL: func.func @contractions
+// CUDA-COUNT-2: call @amp_rt_cuda_batch_matmul_f16(
+// CUDA: call @amp_rt_cuda_matmul_f32(
 func.func @contractions(%a: memref<2x4x8xf16>, %b: memref<2x8x3xf16>, %c: memref<2x4x3xf32>,
                         %x: memref<4x8xf32>, %y: memref<8x3xf32>, %z: memref<4x3xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<2x4x8xf16>, memref<2x8x3xf16>) outs(%c : memref<2x4x3xf32>)
