@@ -29,4 +29,21 @@ def ContractionsToRuntimeCallsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def BuffersToManagedMemoryPass
+    : Pass<"amp-buffers-to-managed-memory", "::mlir::ModuleOp"> {
+  let summary = "Allocate the host code's buffers in CUDA managed memory";
+  let description = [{
+    On the CUDA path every buffer a step allocates is read by kernels, by
+    cuBLASLt and by the host code that stays sequential (whole-tensor
+    reductions, the loss-scale update), so it must be reachable from both
+    sides: each `memref.alloc` in a host function becomes
+    `gpu.alloc host_shared` (cuMemAllocManaged through the mgpu* ABI) and
+    each `memref.dealloc` a `gpu.dealloc` whose stream is waited on before
+    the host goes on. Kernels inside `gpu.module` are left alone. A
+    `memref.alloca` (host stack) cannot be reached from a kernel: it is an
+    error. The runtime allocates the step's arguments in managed memory too.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // AMP_CONVERSION_PASSES_TD
