@@ -60,6 +60,11 @@ config.substitutions.append(("%amp_plugin",
                              os.path.join(config.amp_obj_root, "lib", "libAMPPlugin.so")))
 config.substitutions.append(("%amp_obj_root", config.amp_obj_root))
 
+# The CUDA path compiles kernels with the CUDA toolkit's ptxas/fatbinary
+# (found by MLIR under /usr/local/cuda); running them needs a GPU.
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("cuda-toolkit")
+
 # The PyTorch front end is tested with Debian's python3-torch (1.13) and with
 # torch 2.x from PyPI in its own venv (scripts/install-torch2.sh).
 import subprocess

@@ -50,17 +50,23 @@ void mlir::amp::buildAMPPipeline(OpPassManager &pm,
   pm.addPass(createLossScalingPass(lossScaling));
 }
 
-// MLIR's CPU path of TOOLCHAIN.md, plus out-params for results (the
-// runtime owns every buffer) and the conversions it needs on our graphs.
-static constexpr const char *kLowerToCPU =
+// Tensors to buffers, shared by both targets: amp ops and TOSA to linalg
+// (the markers go once the amp ops are lowered), one-shot bufferization with
+// results as out-params (the runtime owns every buffer).
+static constexpr const char *kBufferize =
     "amp-lower-ops,"
+    "amp-drop-markers,"
     "tosa-to-linalg-pipeline,"
     "func.func(tosa-to-tensor,tosa-to-arith),"
     "convert-elementwise-to-linalg,"
     "linalg-fuse-elementwise-ops,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{modify-public-functions},"
+    "buffer-results-to-out-params{modify-public-functions},";
+
+// MLIR's CPU path of TOOLCHAIN.md, plus the conversions it needs on our
+// graphs.
+static constexpr const char *kCPUFromBuffers =
     "amp-contractions-to-runtime-calls,"
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
@@ -77,8 +83,56 @@ static constexpr const char *kLowerToCPU =
     "convert-index-to-llvm,"
     "reconcile-unrealized-casts";
 
+// TOOLCHAIN.md's loops route to the GPU: parallel loops tiled (1 x 128 on
+// the two outer dimensions, bounds checked inside so every tile has a
+// constant size) and mapped to blocks and threads, no canonicalization in
+// between; then kernels and host to LLVM the way gpu-lower-to-nvvm-pipeline
+// does, spelled out so that gpu-module-to-binary gets the toolkit (its
+// libdevice resolves __nv_expf & co.; the pipeline finds it only through
+// CUDA_HOME).
+static std::string cudaFromBuffers(const AMPLowerToCUDAOptions &options) {
+  std::string target = "chip=" + options.chip + " features=+ptx80 O=3";
+  return "amp-contractions-to-runtime-calls{prefix=amp_rt_cuda},"
+         "buffer-deallocation-pipeline,"
+         "convert-bufferization-to-memref,"
+         "func.func(convert-linalg-to-parallel-loops,"
+         "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1,128 "
+         "no-min-max-bounds},"
+         "gpu-map-parallel-loops,"
+         "convert-parallel-loops-to-gpu),"
+         "gpu-kernel-outlining,"
+         "amp-buffers-to-managed-memory,"
+         "convert-scf-to-cf,"
+         "convert-func-to-llvm,"
+         "expand-strided-metadata,"
+         "nvvm-attach-target{" +
+         target +
+         "},"
+         "lower-affine,"
+         "convert-arith-to-llvm,"
+         "convert-index-to-llvm,"
+         "canonicalize,cse,"
+         "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
+         "llvm-optimize-for-nvvm-target,canonicalize,cse,"
+         "reconcile-unrealized-casts),"
+         "gpu-to-llvm,"
+         "gpu-module-to-binary{format=fatbin toolkit=" +
+         options.toolkit +
+         "},"
+         "convert-math-to-llvm,"
+         "canonicalize,cse,"
+         "reconcile-unrealized-casts";
+}
+
 LogicalResult mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
-  return parsePassPipeline(kLowerToCPU, pm);
+  return parsePassPipeline(std::string(kBufferize) + kCPUFromBuffers, pm);
+}
+
+LogicalResult
+mlir::amp::buildAMPLowerToCUDAPipeline(OpPassManager &pm,
+                                       const AMPLowerToCUDAOptions &options) {
+  return parsePassPipeline(std::string(kBufferize) + cudaFromBuffers(options),
+                           pm);
 }
 
 void mlir::amp::registerAMPPipelines() {
@@ -88,6 +142,14 @@ void mlir::amp::registerAMPPipelines() {
       [](OpPassManager &pm) {
         if (failed(buildAMPLowerToCPUPipeline(pm)))
           llvm::report_fatal_error("amp-lower-to-cpu: bad pipeline string");
+      });
+  PassPipelineRegistration<AMPLowerToCUDAOptions>(
+      "amp-lower-to-cuda",
+      "Lower a training module on tensors to LLVM host code and fatbin "
+      "kernels for CUDA",
+      [](OpPassManager &pm, const AMPLowerToCUDAOptions &options) {
+        if (failed(buildAMPLowerToCUDAPipeline(pm, options)))
+          llvm::report_fatal_error("amp-lower-to-cuda: bad pipeline string");
       });
   PassPipelineRegistration<AMPPipelineOptions>(
       "amp-pipeline",

@@ -149,18 +149,7 @@ static FailureOr<std::vector<FunctionInfo>> collectFunctions(ModuleOp module) {
     if (auto hysteresis = func->getAttrOfType<IntegerAttr>(
             AMPDialect::kInitialHysteresisAttrName))
       info.initialHysteresis = hysteresis.getInt();
-    // The markers are in the tables now; the lowered signature (pointers)
-    // cannot carry them.
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      for (StringRef name :
-           {AMPDialect::kParamAttrName, AMPDialect::kStateAttrName,
-            AMPDialect::kScalerAttrName, AMPDialect::kWorkingCopyOfAttrName})
-        func.removeArgAttr(i, StringAttr::get(context, name));
-    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-      for (StringRef name :
-           {AMPDialect::kLossAttrName, AMPDialect::kUpdateOfAttrName,
-            AMPDialect::kFoundInfAttrName})
-        func.removeResultAttr(i, StringAttr::get(context, name));
+    // The markers are in the tables now; the lowering pipeline drops them.
     func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                   UnitAttr::get(context));
     functions.push_back(std::move(info));

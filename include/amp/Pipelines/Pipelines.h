@@ -8,6 +8,10 @@
 
 #include <limits>
 
+#ifndef AMP_CUDA_TOOLKIT_DIR
+#define AMP_CUDA_TOOLKIT_DIR "/usr/local/cuda"
+#endif
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -81,8 +85,28 @@ void buildAMPPipeline(OpPassManager &pm, const AMPPipelineOptions &options);
 /// interface (`_mlir_ciface_<name>`) and read-only arguments.
 LogicalResult buildAMPLowerToCPUPipeline(OpPassManager &pm);
 
-/// Registers `--amp-pipeline` and `--amp-lower-to-cpu` (once: see
-/// registerAllAMPPasses in amp/InitAMP.h).
+/// Lowers the same module for CUDA (sm_90): the same bufferization, GEMMs
+/// as libamprt_cuda calls (cuBLASLt), the other loop nests mapped to GPU
+/// blocks and threads and outlined as kernels (compiled to a fatbin with
+/// the CUDA toolkit's ptxas), host buffers in managed memory, host code to
+/// LLVM calling the mgpu* ABI that libamprt_cuda implements. Loops with no
+/// parallel dimension (whole-tensor reductions) stay sequential host code.
+struct AMPLowerToCUDAOptions
+    : public PassPipelineOptions<AMPLowerToCUDAOptions> {
+  Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("GPU architecture (H100/H200: sm_90)"),
+      llvm::cl::init("sm_90")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit: ptxas, fatbinary and libdevice"),
+      llvm::cl::init(AMP_CUDA_TOOLKIT_DIR)};
+};
+LogicalResult
+buildAMPLowerToCUDAPipeline(OpPassManager &pm,
+                            const AMPLowerToCUDAOptions &options = {});
+
+/// Registers `--amp-pipeline`, `--amp-lower-to-cpu` and `--amp-lower-to-cuda`
+/// (once: see registerAllAMPPasses in amp/InitAMP.h).
 void registerAMPPipelines();
 
 } // namespace mlir::amp

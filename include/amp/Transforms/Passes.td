@@ -176,4 +176,17 @@ def LowerAMPOpsPass : Pass<"amp-lower-ops"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DropMarkersPass : Pass<"amp-drop-markers", "::mlir::ModuleOp"> {
+  let summary = "Remove the amp markers from every function";
+  let description = [{
+    Removes `amp.param`, `amp.loss`, `amp.update_of`, ... (every `amp.*`
+    attribute) from function arguments, results and the functions
+    themselves, once amp-lower-ops has given the amp ops their meaning: the
+    lowering pipelines run it before bufferization, whose out-param rewrite
+    would otherwise move result markers onto arguments. Fails (with the
+    op's location) when an amp op is left, since its markers are what it
+    refers to.
+  }];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD

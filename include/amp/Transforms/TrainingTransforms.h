@@ -41,6 +41,13 @@ LogicalResult applyLossScaling(TrainingGraph &graph,
 /// step; with `cacheWorkingCopy`, turns the copies into step state.
 LogicalResult applyMasterWeights(TrainingGraph &graph, bool cacheWorkingCopy);
 
+/// Removes every amp marker (`amp.*` attributes) from `func`'s arguments,
+/// results and own attributes. After amp-lower-ops the step is plain
+/// upstream IR; lowering passes that move attributes around
+/// (buffer-results-to-out-params puts result attributes on the new
+/// arguments) would otherwise leave markers where they are invalid.
+void dropAMPMarkers(FunctionOpInterface func);
+
 } // namespace mlir::amp
 
 #endif // AMP_TRANSFORMS_TRAININGTRANSFORMS_H

@@ -1,0 +1,22 @@
+// The example MLP's FP16-AMP step through --amp-lower-to-cuda (compiles
+// only: nothing here runs it; test/Integration/CUDA does where a GPU is).
+// REQUIRES: cuda-toolkit
+// RUN: amp-opt %amp_src_root/examples/mlp/train_step.mlir --amp-pipeline=precision=f16 -o %t.mlir
+// RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s
+// RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=KERNELS
+
+// Host code: the five matmuls of the step (two forward, three backward)
+// are cuBLASLt calls, every buffer is managed memory (mgpuMemAlloc with
+// hostShared = 1; no malloc), the loop nests are kernel launches.
+// CHECK-LABEL: llvm.func @train_step(
+// CHECK: %[[SHARED:.*]] = llvm.mlir.constant(1 : i8) : i8
+// CHECK: llvm.call @mgpuMemAlloc(%{{.*}}, %{{.*}}, %[[SHARED]])
+// CHECK-NOT: llvm.call @malloc
+// CHECK: gpu.launch_func
+// CHECK-COUNT-5: llvm.call @amp_rt_cuda_batch_matmul_f16(
+// CHECK-NOT: llvm.call @amp_rt_cuda_batch_matmul_f16(
+// CHECK-NOT: llvm.call @malloc
+// CHECK-LABEL: llvm.func @predict(
+
+// Every outlined loop nest is an sm_90 fatbin (magic 0xBA55ED50).
+// KERNELS: gpu.binary @train_step_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, "P\EDU\BA
