@@ -6,7 +6,7 @@
 #
 # Then call mlir::amp::registerAMPDialect(registry) and
 # mlir::amp::registerAllAMPPasses() (amp/InitAMP.h). Targets: AMPDialect,
-# AMPAnalysis, AMPTransforms, AMPConversion, AMPPipelines, AMPTargetCPU,
+# AMPAnalysis, AMPTransforms, AMPConversion, AMPPipelines, AMPTarget,
 # AMPCAPI (C API, amp-c/AMP.h) and amprt (the runtime). They link Debian's
 # shared libMLIR/libLLVM, found here through MLIR's own package.
 

@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-#define AMP_ARTIFACT_ABI_VERSION 1
+#define AMP_ARTIFACT_ABI_VERSION 2
 
 typedef enum amp_dtype {
   AMP_F32 = 0,
@@ -73,6 +73,13 @@ typedef struct amp_function_info {
 /* Exported by every artifact. */
 int32_t amp_artifact_abi_version(void);
 const amp_function_info *amp_artifact_functions(int32_t *count);
+
+/* Exported by an artifact whose code runs on a device (amp-compile
+ * --target=cuda: managed memory). The runtime then allocates every buffer
+ * it passes to `call` through them, and copies a caller's buffers in and
+ * out (amprt_call). Version 2 added them. */
+void *amp_artifact_alloc(uint64_t bytes);
+void amp_artifact_free(void *pointer);
 
 #ifdef __cplusplus
 }

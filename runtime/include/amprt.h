@@ -40,6 +40,14 @@ const amp_function_info *amprt_find(const amprt_artifact *artifact,
 /* The training step: the function with an amp.loss result, or NULL. */
 const amp_function_info *amprt_training_step(const amprt_artifact *artifact);
 
+/* Calls `function` of `artifact` on the caller's buffers (num_args inputs,
+ * then num_results outputs, as amp_function_info.call takes them). For a
+ * device artifact (one that exports amp_artifact_alloc) the inputs are
+ * copied into its memory and the results back; for a host artifact this is
+ * function->call(buffers). Returns what the call returns (0). */
+int amprt_call(const amprt_artifact *artifact,
+               const amp_function_info *function, void **buffers);
+
 size_t amprt_dtype_size(amp_dtype dtype);
 int64_t amprt_num_elements(const amp_tensor_info *tensor);
 

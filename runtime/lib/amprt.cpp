@@ -21,9 +21,58 @@ struct amprt_artifact {
   void *handle = nullptr;
   const amp_function_info *functions = nullptr;
   int32_t count = 0;
+  // A device artifact's allocator (amp_artifact_alloc/free): every buffer
+  // it is given must come from it. Null for host artifacts.
+  void *(*alloc)(uint64_t) = nullptr;
+  void (*free)(void *) = nullptr;
 };
 
 namespace {
+
+/// Bytes owned by a session, from the artifact's allocator when it has one
+/// (device-reachable memory), else from the C heap. Zero-filled.
+class Buffer {
+public:
+  Buffer() = default;
+  Buffer(const amprt_artifact *artifact, size_t bytes)
+      : artifact(artifact), bytes(bytes) {
+    // One byte at least: a distinct, valid address for empty tensors.
+    void *memory = artifact->alloc ? artifact->alloc(bytes ? bytes : 1)
+                                   : std::calloc(bytes ? bytes : 1, 1);
+    pointer = static_cast<unsigned char *>(memory);
+    if (artifact->alloc)
+      std::memset(pointer, 0, bytes);
+  }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  Buffer(Buffer &&other) noexcept { swap(other); }
+  Buffer &operator=(Buffer &&other) noexcept {
+    swap(other);
+    return *this;
+  }
+  ~Buffer() {
+    if (!pointer)
+      return;
+    if (artifact->free)
+      artifact->free(pointer);
+    else
+      std::free(pointer);
+  }
+  void swap(Buffer &other) noexcept {
+    std::swap(artifact, other.artifact);
+    std::swap(pointer, other.pointer);
+    std::swap(bytes, other.bytes);
+  }
+  unsigned char *data() const { return pointer; }
+  size_t size() const { return bytes; }
+  unsigned char *begin() const { return pointer; }
+  unsigned char *end() const { return pointer + bytes; }
+
+private:
+  const amprt_artifact *artifact = nullptr;
+  unsigned char *pointer = nullptr;
+  size_t bytes = 0;
+};
 
 /// Writes a printf-style message into a caller's error buffer.
 void report(char *error, size_t size, const char *format, ...) {
@@ -210,9 +259,23 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
     dlclose(handle);
     return nullptr;
   }
+  auto alloc = reinterpret_cast<void *(*)(uint64_t)>(
+      dlsym(handle, "amp_artifact_alloc"));
+  auto release =
+      reinterpret_cast<void (*)(void *)>(dlsym(handle, "amp_artifact_free"));
+  if (!alloc != !release) {
+    report(error, error_size,
+           "artifact '%s' exports only one of amp_artifact_alloc and "
+           "amp_artifact_free",
+           path);
+    dlclose(handle);
+    return nullptr;
+  }
   auto *artifact = new amprt_artifact;
   artifact->handle = handle;
   artifact->functions = functions(&artifact->count);
+  artifact->alloc = alloc;
+  artifact->free = release;
   return artifact;
 }
 
@@ -241,6 +304,31 @@ const amp_function_info *amprt_find(const amprt_artifact *artifact,
   return nullptr;
 }
 
+int amprt_call(const amprt_artifact *artifact,
+               const amp_function_info *function, void **buffers) {
+  if (!artifact->alloc)
+    return function->call(buffers);
+  // A device artifact reads and writes only its own memory: stage inputs
+  // in, results out.
+  int32_t count = function->num_args + function->num_results;
+  std::vector<Buffer> staged;
+  std::vector<void *> pointers(count);
+  staged.reserve(count);
+  for (int32_t i = 0; i < count; ++i) {
+    const amp_tensor_info &tensor =
+        i < function->num_args ? function->args[i]
+                               : function->results[i - function->num_args];
+    staged.emplace_back(artifact, byteSize(tensor));
+    if (i < function->num_args)
+      std::memcpy(staged.back().data(), buffers[i], staged.back().size());
+    pointers[i] = staged.back().data();
+  }
+  int status = function->call(pointers.data());
+  for (int32_t i = function->num_args; i < count; ++i)
+    std::memcpy(buffers[i], staged[i].data(), staged[i].size());
+  return status;
+}
+
 const amp_function_info *amprt_training_step(const amprt_artifact *artifact) {
   for (int32_t i = 0; i < artifact->count; ++i) {
     const amp_function_info &f = artifact->functions[i];
@@ -254,11 +342,14 @@ const amp_function_info *amprt_training_step(const amprt_artifact *artifact) {
 } // extern "C"
 
 struct amprt_session {
+  const amprt_artifact *artifact = nullptr;
   const amp_function_info *step = nullptr;
   // One owned buffer per non-data argument and per result; data slots are
-  // filled by each call.
-  std::vector<std::vector<unsigned char>> args;
-  std::vector<std::vector<unsigned char>> results;
+  // filled by each call (through a staging copy for a device artifact,
+  // which cannot read the caller's memory).
+  std::vector<Buffer> args;
+  std::vector<Buffer> results;
+  std::vector<Buffer> staged;
   std::vector<void *> buffers;
   int64_t steps = 0;
   int64_t skipped = 0;
@@ -269,8 +360,8 @@ struct amprt_session {
     uint64_t state = seed;
     for (int32_t i = 0; i < step->num_args; ++i) {
       const amp_tensor_info &arg = step->args[i];
-      std::vector<unsigned char> &buffer = args[i];
-      buffer.assign(byteSize(arg), 0);
+      Buffer &buffer = args[i];
+      buffer = Buffer(artifact, byteSize(arg));
       if (arg.role == AMP_ROLE_PARAM && arg.dtype == AMP_F32 && arg.rank >= 1 &&
           arg.shape[0] > 1) {
         float bound = 1.0f / std::sqrt(static_cast<float>(arg.shape[0]));
@@ -316,11 +407,18 @@ amprt_session *amprt_session_create(const amprt_artifact *artifact,
     return nullptr;
   }
   auto *session = new amprt_session;
+  session->artifact = artifact;
   session->step = step;
   session->args.resize(step->num_args);
   session->results.resize(step->num_results);
   for (int32_t r = 0; r < step->num_results; ++r)
-    session->results[r].assign(byteSize(step->results[r]), 0);
+    session->results[r] = Buffer(artifact, byteSize(step->results[r]));
+  if (artifact->alloc) {
+    session->staged.resize(step->num_args);
+    for (int32_t i = 0; i < step->num_args; ++i)
+      if (step->args[i].role == AMP_ROLE_DATA)
+        session->staged[i] = Buffer(artifact, byteSize(step->args[i]));
+  }
   session->buffers.assign(step->num_args + step->num_results, nullptr);
   session->initialize(seed);
   return session;
@@ -335,10 +433,17 @@ const amp_function_info *amprt_session_step_info(const amprt_session *session) {
 int amprt_session_step(amprt_session *session, const void *const *data) {
   const amp_function_info &step = *session->step;
   int32_t next = 0;
-  for (int32_t i = 0; i < step.num_args; ++i)
-    session->buffers[i] = step.args[i].role == AMP_ROLE_DATA
-                              ? const_cast<void *>(data[next++])
-                              : session->args[i].data();
+  for (int32_t i = 0; i < step.num_args; ++i) {
+    if (step.args[i].role != AMP_ROLE_DATA) {
+      session->buffers[i] = session->args[i].data();
+    } else if (session->staged.empty()) {
+      session->buffers[i] = const_cast<void *>(data[next++]);
+    } else {
+      std::memcpy(session->staged[i].data(), data[next++],
+                  session->staged[i].size());
+      session->buffers[i] = session->staged[i].data();
+    }
+  }
   for (int32_t r = 0; r < step.num_results; ++r)
     session->buffers[step.num_args + r] = session->results[r].data();
   step.call(session->buffers.data());
@@ -349,7 +454,7 @@ int amprt_session_step(amprt_session *session, const void *const *data) {
     if (result.role == AMP_ROLE_LOSS && result.dtype == AMP_F32)
       std::memcpy(&session->loss, session->results[r].data(), 4);
     else if (result.role == AMP_ROLE_FOUND_INF)
-      session->foundInf = session->results[r][0] != 0;
+      session->foundInf = session->results[r].data()[0] != 0;
     else if (result.role == AMP_ROLE_UPDATE)
       session->args[result.target].swap(session->results[r]);
   }
@@ -460,7 +565,7 @@ int amprt_session_load(amprt_session *session, const char *path, char *error,
            path);
     return -1;
   }
-  std::vector<std::vector<unsigned char>> args(step.num_args);
+  std::vector<Buffer> args(step.num_args);
   for (int32_t i = 0; i < step.num_args; ++i) {
     uint64_t size = 0;
     in.read(reinterpret_cast<char *>(&size), sizeof(size));
@@ -472,7 +577,7 @@ int amprt_session_load(amprt_session *session, const char *path, char *error,
              i);
       return -1;
     }
-    args[i].resize(size);
+    args[i] = Buffer(session->artifact, size);
     in.read(reinterpret_cast<char *>(args[i].data()),
             static_cast<std::streamsize>(size));
     if (!in) {

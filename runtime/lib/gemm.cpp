@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amprt.h"
+#include "strided_memref.h"
 
 #include <cblas.h>
 
@@ -16,15 +17,6 @@
 #include <vector>
 
 namespace {
-
-template <typename T, int Rank>
-struct StridedMemRef {
-  T *allocated;
-  T *aligned;
-  int64_t offset;
-  int64_t sizes[Rank];
-  int64_t strides[Rank];
-};
 
 float widen(float value) { return value; }
 

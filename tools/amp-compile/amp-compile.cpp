@@ -1,16 +1,18 @@
 //===- amp-compile.cpp - FP32 training graph to a runnable artifact -------===//
 //
 //   amp-compile model.mlir -o model.so [--precision=f32|f16|bf16]
+//               [--target=cpu|cuda] [--cuda-chip=sm_90]
 //               [--amp-options="loss-scaling=static scale=1024 ..."]
 //
-// Runs --amp-pipeline (unless --precision=f32), lowers for the CPU and
-// links a shared object with the C ABI of runtime/include/amp_artifact.h.
+// Runs --amp-pipeline (unless --precision=f32), lowers for the CPU or for
+// CUDA and links a shared object with the C ABI of
+// runtime/include/amp_artifact.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAMP.h"
 #include "amp/Pipelines/Pipelines.h"
-#include "amp/Target/CPUArtifact.h"
+#include "amp/Target/Artifact.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -38,7 +40,18 @@ static llvm::cl::opt<std::string> outputFile("o",
                                              llvm::cl::value_desc("file.so"),
                                              llvm::cl::Required);
 static llvm::cl::opt<std::string>
-    target("target", llvm::cl::desc("Target: cpu"), llvm::cl::init("cpu"));
+    target("target",
+           llvm::cl::desc("cpu (libamprt) or cuda (kernels + cuBLASLt, "
+                          "libamprt_cuda)"),
+           llvm::cl::init("cpu"));
+static llvm::cl::opt<std::string>
+    cudaChip("cuda-chip", llvm::cl::desc("GPU architecture for --target=cuda"),
+             llvm::cl::init("sm_90"));
+static llvm::cl::opt<std::string>
+    cudaToolkit("cuda-toolkit",
+                llvm::cl::desc("CUDA toolkit (ptxas, fatbinary, libdevice) for "
+                               "--target=cuda"),
+                llvm::cl::init(AMP_CUDA_TOOLKIT_DIR));
 static llvm::cl::opt<std::string> precision(
     "precision",
     llvm::cl::desc("f32 (no mixed precision), f16 or bf16 (--amp-pipeline)"),
@@ -69,7 +82,7 @@ int main(int argc, char **argv) {
   registerAllPasses();
   amp::registerAllAMPPasses();
   llvm::cl::ParseCommandLineOptions(
-      argc, argv, "amp-compile: FP32 training graph -> CPU artifact\n");
+      argc, argv, "amp-compile: FP32 training graph -> CPU or CUDA artifact\n");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -79,9 +92,9 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 
-  if (target != "cpu") {
+  if (target != "cpu" && target != "cuda") {
     llvm::errs() << "amp-compile: unknown target '" << target
-                 << "' (this build supports: cpu)\n";
+                 << "' (expected cpu or cuda)\n";
     return 1;
   }
   if (precision != "f32" && precision != "f16" && precision != "bf16") {
@@ -122,7 +135,11 @@ int main(int argc, char **argv) {
     out->keep();
   }
 
-  amp::CPUArtifactOptions options;
+  amp::ArtifactOptions options;
+  options.target =
+      target == "cuda" ? amp::ArtifactTarget::CUDA : amp::ArtifactTarget::CPU;
+  options.cudaChip = cudaChip;
+  options.cudaToolkit = cudaToolkit;
   options.outputPath = outputFile;
   options.runtimeIncludeDir = runtimeInclude;
   options.runtimeLibraryDir = runtimeLibrary;
@@ -134,9 +151,11 @@ int main(int argc, char **argv) {
   if (runtimeInclude.getNumOccurrences() == 0 &&
       !llvm::sys::fs::exists(options.runtimeIncludeDir + "/amp_artifact.h"))
     options.runtimeIncludeDir = (prefix + "/include").str();
+  std::string runtimeName =
+      target == "cuda" ? "/libamprt_cuda.so" : "/libamprt.so";
   if (runtimeLibrary.getNumOccurrences() == 0 &&
-      !llvm::sys::fs::exists(options.runtimeLibraryDir + "/libamprt.so"))
+      !llvm::sys::fs::exists(options.runtimeLibraryDir + runtimeName))
     options.runtimeLibraryDir = (prefix + "/lib").str();
   options.keepIntermediates = keepIntermediates;
-  return failed(amp::compileToCPUArtifact(*module, options)) ? 1 : 0;
+  return failed(amp::compileToArtifact(*module, options)) ? 1 : 0;
 }

@@ -461,8 +461,8 @@ struct InputBatch {
   }
 };
 
-double evaluate(const Trainer &trainer, amprt_session *session,
-                const Dataset &test) {
+double evaluate(const amprt_artifact *artifact, const Trainer &trainer,
+                amprt_session *session, const Dataset &test) {
   InputBatch input(trainer);
   std::vector<float> logits(trainer.batch * kClasses);
   std::vector<void *> buffers;
@@ -477,7 +477,7 @@ double evaluate(const Trainer &trainer, amprt_session *session,
     for (int32_t index : trainer.params)
       buffers.push_back(amprt_session_argument(session, index));
     buffers.push_back(logits.data());
-    trainer.predict->call(buffers.data());
+    amprt_call(artifact, trainer.predict, buffers.data());
     for (int64_t r = 0; r < rows; ++r) {
       const float *row = &logits[r * kClasses];
       int32_t best =
@@ -645,7 +645,7 @@ int main(int argc, char **argv) {
               amprt_session_scale(session));
   if (trainer.predict)
     std::printf("test accuracy %.2f%% (%lld examples)\n",
-                evaluate(trainer, session, test),
+                evaluate(artifact, trainer, session, test),
                 static_cast<long long>(test.count));
   else
     std::printf("no 'predict' function in the artifact: no test accuracy\n");

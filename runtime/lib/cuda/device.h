@@ -1,0 +1,25 @@
+//===- device.h - the one CUDA context and stream of libamprt_cuda -*- C++ -*-//
+
+#ifndef AMPRT_CUDA_DEVICE_H
+#define AMPRT_CUDA_DEVICE_H
+
+#include <cuda.h>
+
+namespace amprt::cuda {
+
+/// Aborts with `what`, the error's name and its message unless `result` is
+/// CUDA_SUCCESS: the generated host code has no error path to return on.
+void check(CUresult result, const char *what);
+
+/// Makes the primary context of the chosen device current (on first use:
+/// cuInit, device 0 unless mgpuSetDefaultDevice chose another).
+void makeContextCurrent();
+
+/// The stream every kernel, copy and GEMM runs on, in program order.
+CUstream stream();
+
+void setDefaultDevice(int device);
+
+} // namespace amprt::cuda
+
+#endif // AMPRT_CUDA_DEVICE_H
