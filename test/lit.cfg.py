@@ -65,6 +65,24 @@ config.substitutions.append(("%amp_obj_root", config.amp_obj_root))
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("cuda-toolkit")
 
+
+def has_cuda_device():
+    """A driver that initializes and sees at least one GPU."""
+    import ctypes
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        return (driver.cuInit(0) == 0 and
+                driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0)
+    except OSError:
+        return False
+
+
+if os.path.exists(os.path.join(config.amp_obj_root, "lib", "libamprt_cuda.so")):
+    config.available_features.add("cuda-runtime")
+if has_cuda_device():
+    config.available_features.add("cuda-device")
+
 # The PyTorch front end is tested with Debian's python3-torch (1.13) and with
 # torch 2.x from PyPI in its own venv (scripts/install-torch2.sh).
 import subprocess

@@ -381,17 +381,19 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
   if (compiler.empty())
     return module.emitError("amp-compile: no C compiler (cc) on PATH to link "
                             "the artifact");
-  // The artifact depends on libamprt for the GEMMs of its contractions, or
-  // on libamprt_cuda for those, the kernel launches and managed memory.
+  // The artifact depends on libamprt for the GEMMs of its contractions and
+  // memrefCopy (strided host copies); a CUDA artifact also on libamprt_cuda
+  // for its GEMMs, kernel launches and managed memory.
   std::string include = "-I" + options.runtimeIncludeDir;
   std::string libDir = "-L" + options.runtimeLibraryDir;
   std::string rpath = "-Wl,-rpath," + options.runtimeLibraryDir;
-  SmallVector<StringRef> argv = {
-      compiler,   "-shared", "-fPIC",
-      "-O2",      include,   shimPath,
-      objectPath, "-o",      options.outputPath,
-      libDir,     rpath,     cuda ? "-lamprt_cuda" : "-lamprt",
-      "-lm"};
+  SmallVector<StringRef> argv = {compiler,   "-shared", "-fPIC",
+                                 "-O2",      include,   shimPath,
+                                 objectPath, "-o",      options.outputPath,
+                                 libDir,     rpath};
+  if (cuda)
+    argv.push_back("-lamprt_cuda");
+  argv.append({"-lamprt", "-lm"});
   std::string error;
   int status =
       llvm::sys::ExecuteAndWait(compiler, argv, std::nullopt, {}, 0, 0, &error);
