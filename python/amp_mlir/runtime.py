@@ -112,16 +112,17 @@ class Trainer:
 
 
 def compile(model, loss_fn, optimizer, x, y, precision="f32", amp_options="",
-            workdir=None):
-    """Exports `model`'s training step, compiles it for the CPU and returns a
-    Trainer starting from the model's current parameters."""
+            workdir=None, target="cpu"):
+    """Exports `model`'s training step, compiles it for `target` ("cpu", or
+    "cuda": needs an NVIDIA GPU and driver to run) and returns a Trainer
+    starting from the model's current parameters."""
     workdir = workdir or tempfile.mkdtemp(prefix="amp_mlir-")
     source = os.path.join(workdir, "step.mlir")
     with open(source, "w") as f:
         f.write(export_training_step(model, loss_fn, optimizer, x, y))
     artifact = os.path.join(workdir, f"step-{precision}.so")
     command = [os.path.join(_build, "bin", "amp-compile"), source, "-o", artifact,
-               f"--precision={precision}"]
+               f"--precision={precision}", f"--target={target}"]
     if amp_options:
         command.append(f"--amp-options={amp_options}")
     subprocess.run(command, check=True)
