@@ -35,6 +35,68 @@ static Value toScalarTensor(OpBuilder &builder, Location loc, Value scalar) {
       builder, loc, RankedTensorType::get({}, scalar.getType()), scalar);
 }
 
+/// `flag` or any element of `values` non-finite (|x| >= inf, unordered:
+/// true for +-inf and for NaN), as a linalg.generic from `values`
+/// (identity map) into `init` (map `toInit`) with the given iterators.
+static Value reduceNonFinite(OpBuilder &builder, Location loc, Value values,
+                             Value init, AffineMap toInit,
+                             ArrayRef<utils::IteratorType> iterators) {
+  auto type = cast<RankedTensorType>(values.getType());
+  Type element = type.getElementType();
+  AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
+  auto reduce = linalg::GenericOp::create(
+      builder, loc, init.getType(), values, init,
+      ArrayRef<AffineMap>{identity, toInit}, iterators,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value flagged = args[0];
+        if (auto floatType = dyn_cast<FloatType>(element)) {
+          Value magnitude = math::AbsFOp::create(b, l, args[0]);
+          Value infinity = arith::ConstantOp::create(
+              b, l,
+              b.getFloatAttr(element,
+                             APFloat::getInf(floatType.getFloatSemantics())));
+          flagged = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UGE,
+                                          magnitude, infinity);
+        }
+        linalg::YieldOp::create(
+            b, l, arith::OrIOp::create(b, l, args[1], flagged).getResult());
+      });
+  return reduce.getResult(0);
+}
+
+/// `flag` or any element of `grad` non-finite. A gradient of rank >= 2 is
+/// reduced in two stages, its rows first (parallel over all but the last
+/// dimension) and then the row flags: a GPU lowering turns the first stage
+/// into a kernel and keeps only the small second one sequential.
+static Value anyNonFinite(OpBuilder &builder, Location loc, Value grad,
+                          Value flag) {
+  auto type = cast<RankedTensorType>(grad.getType());
+  int64_t rank = type.getRank();
+  MLIRContext *context = builder.getContext();
+  if (rank < 2 || !type.hasStaticShape()) {
+    SmallVector<utils::IteratorType> all(rank, utils::IteratorType::reduction);
+    return reduceNonFinite(builder, loc, grad, flag,
+                           AffineMap::get(rank, 0, context), all);
+  }
+  // Stage 1: one flag per row, [d0, ..., d(n-2)] x i1, starting false.
+  auto rowsType =
+      RankedTensorType::get(type.getShape().drop_back(), builder.getI1Type());
+  Value noFlags = arith::ConstantOp::create(
+      builder, loc, DenseElementsAttr::get(rowsType, false));
+  SmallVector<utils::IteratorType> rowIterators(rank - 1,
+                                                utils::IteratorType::parallel);
+  rowIterators.push_back(utils::IteratorType::reduction);
+  Value rows = reduceNonFinite(
+      builder, loc, grad, noFlags,
+      AffineMap::getMultiDimIdentityMap(rank, context).getMajorSubMap(rank - 1),
+      rowIterators);
+  // Stage 2: the row flags into `flag`.
+  SmallVector<utils::IteratorType> all(rank - 1,
+                                       utils::IteratorType::reduction);
+  return reduceNonFinite(builder, loc, rows, flag,
+                         AffineMap::get(rank - 1, 0, context), all);
+}
+
 namespace {
 
 /// grads * (1 / scale) elementwise, and any(!isfinite(grad)) reduced over
@@ -61,7 +123,6 @@ struct LowerUnscale : OpRewritePattern<UnscaleOp> {
       Type element = type.getElementType();
       unsigned rank = type.getRank();
       AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-      AffineMap toScalar = AffineMap::get(rank, 0, rewriter.getContext());
 
       Value init = tensor::EmptyOp::create(
           rewriter, loc, tensor::getMixedSizes(rewriter, loc, grad), element);
@@ -78,27 +139,7 @@ struct LowerUnscale : OpRewritePattern<UnscaleOp> {
           });
       unscaled.push_back(scaled.getResult(0));
 
-      SmallVector<utils::IteratorType> reduction(
-          rank, utils::IteratorType::reduction);
-      auto anyNonFinite = linalg::GenericOp::create(
-          rewriter, loc, flag.getType(), grad, flag,
-          ArrayRef<AffineMap>{identity, toScalar}, reduction,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            // |x| >= inf, unordered: true for +-inf and for NaN.
-            Value magnitude = math::AbsFOp::create(b, l, args[0]);
-            Value infinity = arith::ConstantOp::create(
-                b, l,
-                b.getFloatAttr(
-                    element,
-                    APFloat::getInf(
-                        cast<FloatType>(element).getFloatSemantics())));
-            Value nonFinite = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::UGE, magnitude, infinity);
-            linalg::YieldOp::create(
-                b, l,
-                arith::OrIOp::create(b, l, args[1], nonFinite).getResult());
-          });
-      flag = anyNonFinite.getResult(0);
+      flag = anyNonFinite(rewriter, loc, grad, flag);
     }
     unscaled.push_back(flag);
     rewriter.replaceOp(op, unscaled);

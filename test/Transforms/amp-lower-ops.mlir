@@ -14,17 +14,22 @@ func.func @markers(%w: tensor<4xf32> {amp.param}, %l: tensor<1xf32>) -> (tensor<
 // -----
 
 // Unscale: multiply by 1/scale in f32 (an f16 gradient is widened and
-// narrowed), and a chain of any-non-finite reductions over all gradients.
+// narrowed), and a chain of any-non-finite reductions over all gradients;
+// a gradient of rank >= 2 is reduced row by row first (a parallel loop,
+// a kernel on the GPU), then its row flags.
 // CHECK-LABEL: func.func @unscale
 // CHECK-DAG: %[[NOINF:.*]] = arith.constant dense<false> : tensor<i1>
+// CHECK-DAG: %[[NOROWS:.*]] = arith.constant dense<false> : tensor<4xi1>
 // CHECK-DAG: %[[S:.*]] = tensor.extract %arg2[] : tensor<f32>
 // CHECK: %[[INV:.*]] = arith.divf %{{.*}}, %[[S]] : f32
 // CHECK: %[[U0:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<4x8xf32>)
 // CHECK:   arith.mulf %{{.*}}, %[[INV]] : f32
-// CHECK: %[[F0:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%arg0 : tensor<4x8xf32>) outs(%[[NOINF]] : tensor<i1>)
+// CHECK: %[[ROWS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<4x8xf32>) outs(%[[NOROWS]] : tensor<4xi1>)
 // CHECK:   %[[A:.*]] = math.absf %{{.*}} : f32
 // CHECK:   %[[NF:.*]] = arith.cmpf uge, %[[A]], %{{.*}} : f32
 // CHECK:   arith.ori %{{.*}}, %[[NF]] : i1
+// CHECK: %[[F0:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[ROWS]] : tensor<4xi1>) outs(%[[NOINF]] : tensor<i1>)
+// CHECK:   arith.ori
 // CHECK: %[[U1:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<?xf16>)
 // CHECK:   arith.extf %{{.*}} : f16 to f32
 // CHECK:   arith.mulf
