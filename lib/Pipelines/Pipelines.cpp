@@ -83,8 +83,9 @@ static constexpr const char *kCPUFromBuffers =
     "convert-index-to-llvm,"
     "reconcile-unrealized-casts";
 
-// TOOLCHAIN.md's loops route to the GPU: parallel loops tiled (1 x 128 on
-// the two outer dimensions, bounds checked inside so every tile has a
+// TOOLCHAIN.md's loops route to the GPU, reductions innermost (one kernel
+// per reduction, not one launch per row of it): parallel loops tiled (1 x 128
+// on the two outer dimensions, bounds checked inside so every tile has a
 // constant size) and mapped to blocks and threads, no canonicalization in
 // between; then kernels and host to LLVM the way gpu-lower-to-nvvm-pipeline
 // does, spelled out so that gpu-module-to-binary gets the toolkit (its
@@ -95,7 +96,9 @@ static std::string cudaFromBuffers(const AMPLowerToCUDAOptions &options) {
   return "amp-contractions-to-runtime-calls{prefix=amp_rt_cuda},"
          "buffer-deallocation-pipeline,"
          "convert-bufferization-to-memref,"
-         "func.func(convert-linalg-to-parallel-loops,"
+         "func.func(linalg-generalize-named-ops,"
+         "amp-parallel-loops-outermost,"
+         "convert-linalg-to-parallel-loops,"
          "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1,128 "
          "no-min-max-bounds},"
          "gpu-map-parallel-loops,"

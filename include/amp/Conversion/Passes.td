@@ -29,6 +29,24 @@ def ContractionsToRuntimeCallsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ParallelLoopsOutermostPass
+    : Pass<"amp-parallel-loops-outermost", "::mlir::func::FuncOp"> {
+  let summary = "Interchange linalg.generic loops so parallel ones come first";
+  let description = [{
+    Reorders the iteration dimensions of every `linalg.generic` so that its
+    parallel dimensions are outermost and its reductions innermost, keeping
+    the relative order within each group. A reduction over a leading axis
+    (a bias gradient summed over the batch, a mean over the batch) then
+    lowers to one parallel loop nest with a sequential reduction inside,
+    which the GPU path maps to a single kernel, instead of a sequential
+    loop around a parallel one (one kernel launch per batch row). Each
+    output element still accumulates its inputs in the same order, so
+    results are bit-identical. Run `linalg-generalize-named-ops` first to
+    include named reductions.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def BuffersToManagedMemoryPass
     : Pass<"amp-buffers-to-managed-memory", "::mlir::ModuleOp"> {
   let summary = "Allocate the host code's buffers in CUDA managed memory";
