@@ -4,6 +4,7 @@
 // RUN: amp-opt %amp_src_root/examples/mlp/train_step.mlir --amp-pipeline=precision=f16 -o %t.mlir
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=KERNELS
+// RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=LAUNCHES
 
 // Host code: the five matmuls of the step (two forward, three backward)
 // are cuBLASLt calls, every buffer is managed memory (mgpuMemAlloc with
@@ -20,3 +21,10 @@
 
 // Every outlined loop nest is an sm_90 fatbin (magic 0xBA55ED50).
 // KERNELS: gpu.binary @train_step_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, "P\EDU\BA
+
+// The step is 42 kernel launches: reductions are one kernel each (their
+// parallel dimensions outermost), not one launch per batch row.
+// LAUNCHES-LABEL: llvm.func @train_step(
+// LAUNCHES-COUNT-42: gpu.launch_func
+// LAUNCHES-NOT: gpu.launch_func
+// LAUNCHES-LABEL: llvm.func @predict(
