@@ -3,7 +3,8 @@
 # path with no LLVM/MLIR there (the device tool's machine has CUDA and
 # Python but no MLIR): CUDA artifacts of the example steps compiled here,
 # amp-train, libamprt, libamprt_cuda and OpenBLAS, the CPU runs of the same
-# steps as references, and run.sh (scripts/cuda-device-run.sh).
+# steps as references, run.sh (scripts/cuda-device-run.sh) and the GPU
+# benchmark against PyTorch (bench/cuda_step).
 #
 #   scripts/cuda-device-bundle.sh            # here, after scripts/build.sh
 #   then, on the GPU machine (device tool: carry ["build/cuda-check"]):
@@ -33,6 +34,15 @@ done
 cp "$root/scripts/cuda-device-run.sh" "$out/run.sh"
 cp "$root/test/Integration/CPU/Inputs/check_train.py" "$out/"
 echo "$CONFIGS" | sed '/^$/d' > "$out/configs.txt"
+# The GPU benchmark (bench/cuda_step): bench_step and the MLP's CUDA steps.
+mkdir -p "$out/bench"
+cp "$root/bench/cuda_step/run.py" "$root/bench/cuda_step/torch_amp_step.py" "$out/bench/"
+cc -O2 "$root/bench/cpu_step/bench_step.c" -I "$root/runtime/include" \
+  -L "$build/lib" -lamprt -o "$out/bin/bench_step"
+for mode in fp32 fp16 bf16; do
+  "$build/bin/amp-compile" "$root/examples/mlp/train_step_momentum.mlir" --target=cuda \
+    --precision="${mode/fp/f}" -o "$out/bench/mlp-$mode.so"
+done
 while read -r name source precision args; do
   [ -n "$name" ] || continue
   "$build/bin/amp-compile" "$root/$source" --precision="$precision" --target=cuda \

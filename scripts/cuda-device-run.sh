@@ -5,7 +5,9 @@
 # then checks: the first 20 losses within 1e-4 relative of the CPU's, all
 # within 2e-2, test accuracy within 1.5 points; an overflowing batch skips
 # its step (params/state digests unchanged) and halves the scale. Writes
-# logs and summary.txt to OUTDIR; exits non-zero if any check fails.
+# logs and summary.txt to OUTDIR; exits non-zero if any check fails. When
+# all pass and PyTorch sees the GPU, benchmarks the MLP step against
+# PyTorch's FP32 and autocast steps (bench.md).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$here/out}}
@@ -57,4 +59,9 @@ else
   note "  FAILED: overflow skip"; failed=1
 fi
 note "== $( [ $failed = 0 ] && echo ALL PASSED || echo SOME FAILED )"
+# The benchmark against PyTorch on the same GPU (bench/cuda_step/run.py).
+if [ $failed = 0 ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  python3 "$here/bench/run.py" --repeat "${BENCH_REPEAT:-5}" > "$out/bench.md" 2>&1
+  cat "$out/bench.md" | tee -a "$summary"
+fi
 exit $failed
