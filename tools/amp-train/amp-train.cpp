@@ -41,6 +41,7 @@ struct Options {
   std::string model;
   std::string precision = "f16";
   std::string ampOptions;
+  std::string target = "cpu"; // for an .mlir model: amp-compile --target
   std::string data; // empty: fashion-mnist, or tokens for a step of ids
   int64_t vocab = 32;
   std::string dataDir = "/usr/share/datasets/fashion-mnist";
@@ -72,6 +73,7 @@ void usage() {
       "usage: amp-train MODEL.so|MODEL.mlir [options]\n"
       "  --precision=f32|f16|bf16   for an .mlir model (default f16)\n"
       "  --amp-options=STR          more amp-pipeline options for amp-compile\n"
+      "  --target=cpu|cuda          for an .mlir model (default cpu)\n"
       "  --data=fashion-mnist|synthetic|tokens   images, or synthetic token\n"
       "                             ids for a step that takes them (default)\n"
       "  --vocab=N                  token ids in [0, N) (default 32)\n"
@@ -117,6 +119,8 @@ Options parseOptions(int argc, char **argv) {
       options.precision = v;
     } else if (const char *v = value("--amp-options")) {
       options.ampOptions = v;
+    } else if (const char *v = value("--target")) {
+      options.target = v;
     } else if (const char *v = value("--data")) {
       options.data = v;
     } else if (const char *v = value("--vocab")) {
@@ -350,6 +354,7 @@ std::string compileModel(const Options &options, const char *argv0) {
                                    "--precision=" + options.precision};
   if (!options.ampOptions.empty())
     args.push_back("--amp-options=" + options.ampOptions);
+  args.push_back("--target=" + options.target);
   pid_t pid = fork();
   if (pid == 0) {
     std::vector<char *> cargs;
