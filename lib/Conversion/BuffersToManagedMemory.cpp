@@ -1,9 +1,10 @@
 //===- BuffersToManagedMemory.cpp - host buffers in CUDA managed memory ---===//
 //
-// The CUDA path keeps sequential loops (whole-tensor reductions, the scale
-// update) on the host next to kernels and cuBLASLt calls, all on the same
-// buffers: managed memory is reachable from both, and every launch in the
-// lowered host code is synchronous, so no copies are needed.
+// The CUDA path keeps sequential loops (the last stage of whole-tensor
+// reductions, the scale update) on the host next to kernels and cuBLASLt
+// calls, all on the same buffers: managed memory is reachable from both,
+// and every launch in the lowered host code is synchronous, so no copies
+// are needed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_BUFFERSTOMANAGEDMEMORYPASS
@@ -21,30 +23,65 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// memref.alloc -> gpu.alloc host_shared, with the same sizes.
-static void replaceAlloc(memref::AllocOp alloc) {
-  OpBuilder builder(alloc);
-  auto shared = gpu::AllocOp::create(
-      builder, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
-      /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
-      alloc.getSymbolOperands(), /*hostShared=*/true);
-  alloc.replaceAllUsesWith(shared.getMemref());
-  alloc.erase();
+/// A managed buffer of `type` (static sizes unless `dynamicSizes`).
+static Value createManaged(OpBuilder &builder, Location loc, MemRefType type,
+                           ValueRange dynamicSizes = {},
+                           ValueRange symbolOperands = {}) {
+  return gpu::AllocOp::create(builder, loc, type, /*asyncToken=*/Type(),
+                              /*asyncDependencies=*/ValueRange(), dynamicSizes,
+                              symbolOperands,
+                              /*hostShared=*/true)
+      .getMemref();
 }
 
-/// memref.dealloc -> a gpu.dealloc on its own stream, waited on at once
-/// (the synchronous gpu.dealloc has no lowering in MLIR 22).
-static void replaceDealloc(memref::DeallocOp dealloc) {
-  OpBuilder builder(dealloc);
-  Location loc = dealloc.getLoc();
+/// A gpu.dealloc of `memref` on its own stream, waited on at once (the
+/// synchronous gpu.dealloc has no lowering in MLIR 22).
+static void createDealloc(OpBuilder &builder, Location loc, Value memref) {
   Type token = gpu::AsyncTokenType::get(builder.getContext());
   Value ready =
       gpu::WaitOp::create(builder, loc, token, ValueRange()).getAsyncToken();
-  Value freed = gpu::DeallocOp::create(builder, loc, token, ValueRange{ready},
-                                       dealloc.getMemref())
-                    .getAsyncToken();
+  Value freed =
+      gpu::DeallocOp::create(builder, loc, token, ValueRange{ready}, memref)
+          .getAsyncToken();
   gpu::WaitOp::create(builder, loc, Type(), ValueRange{freed});
+}
+
+/// memref.alloc -> gpu.alloc host_shared, with the same sizes.
+static void replaceAlloc(memref::AllocOp alloc) {
+  OpBuilder builder(alloc);
+  alloc.replaceAllUsesWith(
+      createManaged(builder, alloc.getLoc(), alloc.getType(),
+                    alloc.getDynamicSizes(), alloc.getSymbolOperands()));
+  alloc.erase();
+}
+
+static void replaceDealloc(memref::DeallocOp dealloc) {
+  OpBuilder builder(dealloc);
+  createDealloc(builder, dealloc.getLoc(), dealloc.getMemref());
   dealloc.erase();
+}
+
+/// A constant (memref.get_global) lives in the host's read-only data,
+/// which kernels cannot read: its users get a managed copy, made at the top
+/// of the function and freed before each of its returns.
+static void replaceGlobal(memref::GetGlobalOp global) {
+  // Taken once per call, at the top: the op has no operands.
+  auto func = global->getParentOfType<FunctionOpInterface>();
+  Block &entry = func->getRegion(0).front();
+  global->moveBefore(&entry, entry.begin());
+  OpBuilder builder(global->getContext());
+  builder.setInsertionPointAfter(global);
+  Location loc = global.getLoc();
+  Value managed = createManaged(builder, loc, global.getType());
+  global.getResult().replaceAllUsesWith(managed);
+  memref::CopyOp::create(builder, loc, global.getResult(), managed);
+  for (Region &region : func->getRegions())
+    for (Block &block : region)
+      if (block.mightHaveTerminator() &&
+          block.getTerminator()->hasTrait<OpTrait::ReturnLike>()) {
+        builder.setInsertionPoint(block.getTerminator());
+        createDealloc(builder, loc, managed);
+      }
 }
 
 namespace {
@@ -54,6 +91,7 @@ struct BuffersToManagedMemoryPass
   void runOnOperation() override {
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
+    SmallVector<memref::GetGlobalOp> globals;
     bool failed = false;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
       if (isa<gpu::GPUModuleOp>(op))
@@ -62,6 +100,8 @@ struct BuffersToManagedMemoryPass
         allocs.push_back(alloc);
       else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
         deallocs.push_back(dealloc);
+      else if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+        globals.push_back(global);
       else if (isa<memref::AllocaOp>(op)) {
         op->emitError("amp-buffers-to-managed-memory: a host stack buffer "
                       "(memref.alloca) cannot be reached from CUDA kernels");
@@ -75,6 +115,8 @@ struct BuffersToManagedMemoryPass
       replaceAlloc(alloc);
     for (memref::DeallocOp dealloc : deallocs)
       replaceDealloc(dealloc);
+    for (memref::GetGlobalOp global : globals)
+      replaceGlobal(global);
   }
 };
 } // namespace

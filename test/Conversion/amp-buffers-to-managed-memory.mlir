@@ -37,6 +37,33 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A constant in host read-only data: kernels get a managed copy, made at
+// the top of the function (also when the constant is taken in a loop) and
+// freed before the return.
+// CHECK-LABEL: func.func @constant
+// CHECK: %[[G:.*]] = memref.get_global @table : memref<4xi32>
+// CHECK: %[[M:.*]] = gpu.alloc  host_shared () : memref<4xi32>
+// CHECK: memref.copy %[[G]], %[[M]] : memref<4xi32> to memref<4xi32>
+// CHECK: scf.for
+// CHECK:   memref.load %[[M]]
+// CHECK: %[[T:.*]] = gpu.wait async
+// CHECK: gpu.dealloc async [%[[T]]] %[[M]] : memref<4xi32>
+// CHECK: return
+memref.global "private" constant @table : memref<4xi32> = dense<[0, 1, 2, 3]>
+func.func @constant(%out: memref<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %t = memref.get_global @table : memref<4xi32>
+    %v = memref.load %t[%i] : memref<4xi32>
+    memref.store %v, %out[%i] : memref<4xi32>
+  }
+  return
+}
+
+// -----
+
 func.func @stack() {
   // expected-error @+1 {{amp-buffers-to-managed-memory: a host stack buffer (memref.alloca) cannot be reached from CUDA kernels}}
   %a = memref.alloca() : memref<4xf32>
