@@ -1,0 +1,172 @@
+//===- cuda_runtime_test.cpp - libamprt_cuda's host logic, on the CPU -----===//
+//
+// Runs libamprt_cuda's GEMMs and mgpu* entry points against cuda_mock.cpp
+// (the driver API and cuBLASLt simulated on the CPU): every memref layout
+// the GEMMs accept (row-major, transposed views, other strides, offsets,
+// batches, a broadcast batch, a column-major output) must produce
+// C += A x B, and the module cache must return one module per binary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amprt.h"
+#include "strided_memref.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+extern "C" {
+void _mlir_ciface_amp_rt_cuda_matmul_f32(StridedMemRef<float, 2> *,
+                                         StridedMemRef<float, 2> *,
+                                         StridedMemRef<float, 2> *);
+void _mlir_ciface_amp_rt_cuda_batch_matmul_f16(StridedMemRef<uint16_t, 3> *,
+                                               StridedMemRef<uint16_t, 3> *,
+                                               StridedMemRef<float, 3> *);
+void _mlir_ciface_amp_rt_cuda_matmul_bf16(StridedMemRef<uint16_t, 2> *,
+                                          StridedMemRef<uint16_t, 2> *,
+                                          StridedMemRef<float, 2> *);
+void *mgpuModuleLoad(void *data, int64_t size);
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
+void mgpuMemFree(void *pointer, void *stream);
+}
+
+namespace {
+int failures = 0;
+
+void expect(bool ok, const char *what) {
+  std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+  failures += !ok;
+}
+
+/// Values that are exact in f16 and bf16: small multiples of 1/8.
+float value(int i) { return static_cast<float>((i * 7) % 17 - 8) / 8.0f; }
+
+template <typename T, int R>
+StridedMemRef<T, R> view(std::vector<T> &storage, int64_t offset,
+                         std::initializer_list<int64_t> sizes,
+                         std::initializer_list<int64_t> strides) {
+  StridedMemRef<T, R> m{storage.data(), storage.data(), offset, {}, {}};
+  std::copy(sizes.begin(), sizes.end(), m.sizes);
+  std::copy(strides.begin(), strides.end(), m.strides);
+  return m;
+}
+
+template <typename T, int R>
+double at(const StridedMemRef<T, R> &m, float (*widen)(T), int64_t b, int64_t i,
+          int64_t j) {
+  int64_t index = m.offset + (R == 3 ? b * m.strides[0] : 0) +
+                  i * m.strides[R - 2] + j * m.strides[R - 1];
+  return widen(m.aligned[index]);
+}
+
+float same(float x) { return x; }
+
+/// Checks C (after) = C (before) + A x B for every batch.
+template <typename T, int R>
+bool matches(const StridedMemRef<T, R> &a, const StridedMemRef<T, R> &b,
+             const StridedMemRef<float, R> &before,
+             const StridedMemRef<float, R> &after, float (*widen)(T)) {
+  int64_t batches = R == 3 ? after.sizes[0] : 1;
+  int64_t m = after.sizes[R - 2], n = after.sizes[R - 1], k = a.sizes[R - 1];
+  for (int64_t bi = 0; bi < batches; ++bi)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double expected = at(before, same, bi, i, j);
+        for (int64_t p = 0; p < k; ++p)
+          expected += at(a, widen, bi, i, p) * at(b, widen, bi, p, j);
+        if (std::fabs(at(after, same, bi, i, j) - expected) >
+            1e-5 * (1 + std::fabs(expected)))
+          return false;
+      }
+  return true;
+}
+
+template <typename T>
+std::vector<T> filled(size_t count, T (*narrow)(float), int seed) {
+  std::vector<T> values(count);
+  for (size_t e = 0; e < count; ++e)
+    values[e] = narrow(value(static_cast<int>(e) + seed));
+  return values;
+}
+
+float keep(float x) { return x; }
+
+void f32Layouts() {
+  // A 3x5, B 5x4, C 3x4, in every layout the GEMM distinguishes.
+  struct Case {
+    const char *name;
+    int64_t aOffset, aRow, aCol, bOffset, bRow, bCol, cRow, cCol;
+  } cases[] = {
+      {"f32 row-major", 0, 5, 1, 0, 4, 1, 4, 1},
+      {"f32 A transposed view (column-contiguous)", 0, 1, 3, 0, 4, 1, 4, 1},
+      {"f32 B with padded rows and an offset", 2, 5, 1, 3, 6, 1, 4, 1},
+      {"f32 B strided both ways (gathered)", 0, 5, 1, 0, 8, 2, 4, 1},
+      {"f32 C column-contiguous (gathered and scattered)", 0, 5, 1, 0, 4, 1, 1,
+       3},
+  };
+  for (const Case &c : cases) {
+    std::vector<float> aData = filled<float>(64, keep, 1);
+    std::vector<float> bData = filled<float>(64, keep, 2);
+    std::vector<float> cData = filled<float>(64, keep, 3);
+    auto a = view<float, 2>(aData, c.aOffset, {3, 5}, {c.aRow, c.aCol});
+    auto b = view<float, 2>(bData, c.bOffset, {5, 4}, {c.bRow, c.bCol});
+    auto out = view<float, 2>(cData, 0, {3, 4}, {c.cRow, c.cCol});
+    std::vector<float> beforeData = cData;
+    auto before = view<float, 2>(beforeData, 0, {3, 4}, {c.cRow, c.cCol});
+    _mlir_ciface_amp_rt_cuda_matmul_f32(&a, &b, &out);
+    expect(matches(a, b, before, out, same), c.name);
+  }
+}
+
+void lowPrecision() {
+  // Batched f16: batch 2 of (4x3) x (3x5); then B broadcast (batch stride 0).
+  for (int64_t bBatchStride : {15, 0}) {
+    std::vector<uint16_t> aData = filled<uint16_t>(24, amprt_f32_to_f16, 4);
+    std::vector<uint16_t> bData = filled<uint16_t>(30, amprt_f32_to_f16, 5);
+    std::vector<float> cData = filled<float>(40, keep, 6);
+    auto a = view<uint16_t, 3>(aData, 0, {2, 4, 3}, {12, 3, 1});
+    auto b = view<uint16_t, 3>(bData, 0, {2, 3, 5}, {bBatchStride, 5, 1});
+    auto out = view<float, 3>(cData, 0, {2, 4, 5}, {20, 5, 1});
+    std::vector<float> beforeData = cData;
+    auto before = view<float, 3>(beforeData, 0, {2, 4, 5}, {20, 5, 1});
+    _mlir_ciface_amp_rt_cuda_batch_matmul_f16(&a, &b, &out);
+    expect(matches(a, b, before, out, amprt_f16_to_f32),
+           bBatchStride ? "f16 batched" : "f16 batched, B broadcast");
+  }
+  std::vector<uint16_t> aData = filled<uint16_t>(16, amprt_f32_to_bf16, 7);
+  std::vector<uint16_t> bData = filled<uint16_t>(16, amprt_f32_to_bf16, 8);
+  std::vector<float> cData(16, 0.5f);
+  auto a = view<uint16_t, 2>(aData, 0, {2, 4}, {4, 1});
+  auto b = view<uint16_t, 2>(bData, 0, {4, 3}, {1, 4}); // transposed view
+  auto out = view<float, 2>(cData, 0, {2, 3}, {3, 1});
+  std::vector<float> beforeData = cData;
+  auto before = view<float, 2>(beforeData, 0, {2, 3}, {3, 1});
+  _mlir_ciface_amp_rt_cuda_matmul_bf16(&a, &b, &out);
+  expect(matches(a, b, before, out, amprt_bf16_to_f32),
+         "bf16, B transposed view");
+}
+
+void modules() {
+  // MLIR's lowering loads the module before every launch: the runtime
+  // loads each binary once, and never confuses two binaries at one address.
+  char binary[16] = "kernels v1";
+  void *first = mgpuModuleLoad(binary, sizeof(binary));
+  void *again = mgpuModuleLoad(binary, sizeof(binary));
+  std::memcpy(binary, "kernels v2", 11);
+  void *other = mgpuModuleLoad(binary, sizeof(binary));
+  expect(first == again && other != first,
+         "module cache: one module per binary, keyed by its bytes");
+  auto *managed = static_cast<float *>(mgpuMemAlloc(64, nullptr, true));
+  managed[15] = 1.0f;
+  mgpuMemFree(managed, nullptr);
+  expect(true, "managed buffer written from the host and freed");
+}
+} // namespace
+
+int main() {
+  f32Layouts();
+  lowPrecision();
+  modules();
+  return failures ? 1 : 0;
+}
