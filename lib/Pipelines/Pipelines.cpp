@@ -64,45 +64,51 @@ static constexpr const char *kBufferize =
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions},";
 
-// MLIR's CPU path of TOOLCHAIN.md, plus the conversions it needs on our
-// graphs.
-static constexpr const char *kCPUFromBuffers =
-    "amp-contractions-to-runtime-calls,"
-    "buffer-deallocation-pipeline,"
-    "convert-bufferization-to-memref,"
-    "convert-linalg-to-loops,"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-scf-to-cf,"
-    "convert-math-to-llvm,"
-    "convert-math-to-libm,"
-    "convert-arith-to-llvm,"
-    "finalize-memref-to-llvm,"
-    "convert-func-to-llvm,"
-    "convert-cf-to-llvm,"
-    "convert-index-to-llvm,"
-    "reconcile-unrealized-casts";
+// Releases and the runtime GEMMs, on buffers (CPU names: libamprt).
+static constexpr const char *kCPUBuffers = "amp-contractions-to-runtime-calls,"
+                                           "buffer-deallocation-pipeline,"
+                                           "convert-bufferization-to-memref,";
 
-// TOOLCHAIN.md's loops route to the GPU, reductions innermost (one kernel
-// per reduction, not one launch per row of it): parallel loops tiled (1 x 128
-// on the two outer dimensions, bounds checked inside so every tile has a
-// constant size) and mapped to blocks and threads, no canonicalization in
-// between; then kernels and host to LLVM the way gpu-lower-to-nvvm-pipeline
-// does, spelled out so that gpu-module-to-binary gets the toolkit (its
-// libdevice resolves __nv_expf & co.; the pipeline finds it only through
-// CUDA_HOME).
+// MLIR's CPU path of TOOLCHAIN.md from buffers to LLVM, plus the
+// conversions it needs on our graphs.
+static constexpr const char *kCPULoopsToLLVM = "convert-linalg-to-loops,"
+                                               "expand-strided-metadata,"
+                                               "lower-affine,"
+                                               "convert-scf-to-cf,"
+                                               "convert-math-to-llvm,"
+                                               "convert-math-to-libm,"
+                                               "convert-arith-to-llvm,"
+                                               "finalize-memref-to-llvm,"
+                                               "convert-func-to-llvm,"
+                                               "convert-cf-to-llvm,"
+                                               "convert-index-to-llvm,"
+                                               "reconcile-unrealized-casts";
+
+// TOOLCHAIN.md's loops route to the GPU (nested in func.func), reductions
+// innermost (one kernel per reduction, not one launch per row of it):
+// parallel loops tiled (1 x 128 on the two outer dimensions, bounds checked
+// inside so every tile has a constant size) and mapped to blocks and
+// threads into gpu.launch, no canonicalization in between.
+static constexpr const char *kGPUMapping =
+    "linalg-generalize-named-ops,"
+    "amp-parallel-loops-outermost,"
+    "convert-linalg-to-parallel-loops,"
+    "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1,128 "
+    "no-min-max-bounds},"
+    "gpu-map-parallel-loops,"
+    "convert-parallel-loops-to-gpu";
+
+// Kernels and host to LLVM the way gpu-lower-to-nvvm-pipeline does,
+// spelled out so that gpu-module-to-binary gets the toolkit (its libdevice
+// resolves __nv_expf & co.; the pipeline finds it only through CUDA_HOME).
 static std::string cudaFromBuffers(const AMPLowerToCUDAOptions &options) {
   std::string target = "chip=" + options.chip + " features=+ptx80 O=3";
-  return "amp-contractions-to-runtime-calls{prefix=amp_rt_cuda},"
-         "buffer-deallocation-pipeline,"
-         "convert-bufferization-to-memref,"
-         "func.func(linalg-generalize-named-ops,"
-         "amp-parallel-loops-outermost,"
-         "convert-linalg-to-parallel-loops,"
-         "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1,128 "
-         "no-min-max-bounds},"
-         "gpu-map-parallel-loops,"
-         "convert-parallel-loops-to-gpu),"
+  return std::string("amp-contractions-to-runtime-calls{prefix=amp_rt_cuda},"
+                     "buffer-deallocation-pipeline,"
+                     "convert-bufferization-to-memref,"
+                     "func.func(") +
+         kGPUMapping +
+         "),"
          "gpu-kernel-outlining,"
          "amp-buffers-to-managed-memory,"
          "convert-scf-to-cf,"
@@ -128,13 +134,22 @@ static std::string cudaFromBuffers(const AMPLowerToCUDAOptions &options) {
 }
 
 LogicalResult mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
-  return parsePassPipeline(std::string(kBufferize) + kCPUFromBuffers, pm);
+  return parsePassPipeline(
+      std::string(kBufferize) + kCPUBuffers + kCPULoopsToLLVM, pm);
 }
 
 LogicalResult
 mlir::amp::buildAMPLowerToCUDAPipeline(OpPassManager &pm,
                                        const AMPLowerToCUDAOptions &options) {
   return parsePassPipeline(std::string(kBufferize) + cudaFromBuffers(options),
+                           pm);
+}
+
+LogicalResult
+mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm) {
+  return parsePassPipeline(std::string(kBufferize) + kCPUBuffers +
+                               "func.func(" + kGPUMapping +
+                               ",amp-emulate-gpu-launches)," + kCPULoopsToLLVM,
                            pm);
 }
 
@@ -153,6 +168,15 @@ void mlir::amp::registerAMPPipelines() {
       [](OpPassManager &pm, const AMPLowerToCUDAOptions &options) {
         if (failed(buildAMPLowerToCUDAPipeline(pm, options)))
           llvm::report_fatal_error("amp-lower-to-cuda: bad pipeline string");
+      });
+  PassPipelineRegistration<>(
+      "amp-lower-to-cuda-emulated",
+      "The CUDA path's kernels (tiled, mapped, bounds-checked) run as host "
+      "loops: a CPU build that tests the GPU mapping without a GPU",
+      [](OpPassManager &pm) {
+        if (failed(buildAMPLowerToEmulatedCUDAPipeline(pm)))
+          llvm::report_fatal_error(
+              "amp-lower-to-cuda-emulated: bad pipeline string");
       });
   PassPipelineRegistration<AMPPipelineOptions>(
       "amp-pipeline",

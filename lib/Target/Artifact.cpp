@@ -320,6 +320,8 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
     if (!options.cudaToolkit.empty())
       cudaOptions.toolkit = options.cudaToolkit;
     built = buildAMPLowerToCUDAPipeline(pm, cudaOptions);
+  } else if (options.target == ArtifactTarget::CUDAEmulated) {
+    built = buildAMPLowerToEmulatedCUDAPipeline(pm);
   } else {
     built = buildAMPLowerToCPUPipeline(pm);
   }

@@ -41,8 +41,10 @@ static llvm::cl::opt<std::string> outputFile("o",
                                              llvm::cl::Required);
 static llvm::cl::opt<std::string>
     target("target",
-           llvm::cl::desc("cpu (libamprt) or cuda (kernels + cuBLASLt, "
-                          "libamprt_cuda)"),
+           llvm::cl::desc("cpu (libamprt), cuda (kernels + cuBLASLt, "
+                          "libamprt_cuda) or cuda-emulated (the CUDA path's "
+                          "kernels as host loops: tests the GPU mapping on a "
+                          "CPU)"),
            llvm::cl::init("cpu"));
 static llvm::cl::opt<std::string>
     cudaChip("cuda-chip", llvm::cl::desc("GPU architecture for --target=cuda"),
@@ -92,9 +94,9 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 
-  if (target != "cpu" && target != "cuda") {
+  if (target != "cpu" && target != "cuda" && target != "cuda-emulated") {
     llvm::errs() << "amp-compile: unknown target '" << target
-                 << "' (expected cpu or cuda)\n";
+                 << "' (expected cpu, cuda or cuda-emulated)\n";
     return 1;
   }
   if (precision != "f32" && precision != "f16" && precision != "bf16") {
@@ -136,8 +138,10 @@ int main(int argc, char **argv) {
   }
 
   amp::ArtifactOptions options;
-  options.target =
-      target == "cuda" ? amp::ArtifactTarget::CUDA : amp::ArtifactTarget::CPU;
+  options.target = target == "cuda" ? amp::ArtifactTarget::CUDA
+                   : target == "cuda-emulated"
+                       ? amp::ArtifactTarget::CUDAEmulated
+                       : amp::ArtifactTarget::CPU;
   options.cudaChip = cudaChip;
   options.cudaToolkit = cudaToolkit;
   options.outputPath = outputFile;

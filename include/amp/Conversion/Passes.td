@@ -47,6 +47,24 @@ def ParallelLoopsOutermostPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def EmulateGPULaunchesPass
+    : Pass<"amp-emulate-gpu-launches", "::mlir::func::FuncOp"> {
+  let summary = "Run gpu.launch bodies as sequential loops on the host";
+  let description = [{
+    A testing aid for the CUDA path on machines without a GPU: every
+    `gpu.launch` (before kernel outlining) becomes six nested `scf.for`
+    loops over its blocks and threads, running the body with the block and
+    thread ids bound to the loop indices. The tiled, mapped and
+    bounds-checked kernels of `--amp-lower-to-cuda` then execute on the CPU
+    and must compute what the CPU path computes
+    (`amp-compile --target=cuda-emulated`). Launches that use workgroup or
+    private memory, clusters or an async token are refused (the bodies
+    amp-mlir generates use none, nor barriers).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def BuffersToManagedMemoryPass
     : Pass<"amp-buffers-to-managed-memory", "::mlir::ModuleOp"> {
   let summary = "Allocate the host code's buffers in CUDA managed memory";

@@ -105,7 +105,14 @@ LogicalResult
 buildAMPLowerToCUDAPipeline(OpPassManager &pm,
                             const AMPLowerToCUDAOptions &options = {});
 
-/// Registers `--amp-pipeline`, `--amp-lower-to-cpu` and `--amp-lower-to-cuda`
+/// The CUDA path's loop nests, tiled, mapped and bounds-checked exactly as
+/// for the GPU, run as host loops (amp-emulate-gpu-launches) and lowered
+/// like the CPU path (CPU GEMMs, no managed memory): a CPU build whose
+/// results must equal the CPU path's, to test the GPU mapping without a GPU.
+LogicalResult buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm);
+
+/// Registers `--amp-pipeline`, `--amp-lower-to-cpu`, `--amp-lower-to-cuda`
+/// and `--amp-lower-to-cuda-emulated`
 /// (once: see registerAllAMPPasses in amp/InitAMP.h).
 void registerAMPPipelines();
 

@@ -19,7 +19,10 @@
 
 namespace mlir::amp {
 
-enum class ArtifactTarget { CPU, CUDA };
+/// CUDAEmulated: a CPU artifact whose loop nests are the CUDA path's
+/// kernels run as host loops (amp-lower-to-cuda-emulated), for testing the
+/// GPU mapping without a GPU.
+enum class ArtifactTarget { CPU, CUDA, CUDAEmulated };
 
 struct ArtifactOptions {
   ArtifactTarget target = ArtifactTarget::CPU;
