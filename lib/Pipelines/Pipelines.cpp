@@ -86,17 +86,14 @@ static constexpr const char *kCPULoopsToLLVM = "convert-linalg-to-loops,"
 
 // TOOLCHAIN.md's loops route to the GPU (nested in func.func), reductions
 // innermost (one kernel per reduction, not one launch per row of it):
-// parallel loops tiled (1 x 128 on the two outer dimensions, bounds checked
-// inside so every tile has a constant size) and mapped to blocks and
-// threads into gpu.launch, no canonicalization in between.
-static constexpr const char *kGPUMapping =
-    "linalg-generalize-named-ops,"
-    "amp-parallel-loops-outermost,"
-    "convert-linalg-to-parallel-loops,"
-    "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1,128 "
-    "no-min-max-bounds},"
-    "gpu-map-parallel-loops,"
-    "convert-parallel-loops-to-gpu";
+// parallel loops tiled along their contiguous last dimension (bounds
+// checked inside so every block has a constant size) and mapped to blocks
+// and threads into gpu.launch, no canonicalization in between.
+static constexpr const char *kGPUMapping = "linalg-generalize-named-ops,"
+                                           "amp-parallel-loops-outermost,"
+                                           "convert-linalg-to-parallel-loops,"
+                                           "amp-map-parallel-loops-to-gpu,"
+                                           "convert-parallel-loops-to-gpu";
 
 // Kernels and host to LLVM the way gpu-lower-to-nvvm-pipeline does,
 // spelled out so that gpu-module-to-binary gets the toolkit (its libdevice

@@ -47,6 +47,23 @@ def ParallelLoopsOutermostPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MapParallelLoopsToGPUPass
+    : Pass<"amp-map-parallel-loops-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Tile scf.parallel nests and map them to GPU blocks/threads";
+  let description = [{
+    For `convert-parallel-loops-to-gpu`: each outermost `scf.parallel` is
+    tiled along its last (contiguous) dimension only, by 128 or by its
+    static extent rounded up to a warp if smaller, with the bounds checked
+    inside (constant block sizes); the tile's threads are `thread_x`, so a
+    warp reads consecutive elements, whatever the rank. The tiled last
+    dimension goes to `block_x`, the next ones to `block_y` and `block_z`
+    when their extents fit the grid (65535), the others stay sequential
+    inside the kernel. Nested parallel loops stay sequential.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def EmulateGPULaunchesPass
     : Pass<"amp-emulate-gpu-launches", "::mlir::func::FuncOp"> {
   let summary = "Run gpu.launch bodies as sequential loops on the host";
