@@ -22,7 +22,8 @@ are rounded to 2^-11 / 2^-8 relative and the trajectories separate slowly,
 so over 20 steps the losses stay within 5e-3 (f16) and 1e-2 (bf16)
 relative (measured 4e-4 and 5e-3).
 
-Usage: parity.py MODEL/PRECISION/OPTIMIZER...  |  parity.py all
+Usage: parity.py MODEL/PRECISION/OPTIMIZER[/TARGET]...  |  parity.py all
+(TARGET: an amp-compile --target, cpu by default)
 """
 import copy
 import os
@@ -44,7 +45,10 @@ MATRIX = ["mlp/f32/sgd", "mlp/f32/momentum", "mlp/f32/adam", "mlp/f32/adamw",
           "transformer/f32/adamw", "transformer/f16/adamw",
           "cnn/f32/momentum", "cnn/f16/momentum",
           "cnn-maxpool/f32/momentum", "cnn-maxpool/f16/momentum",
-          "tokens/f32/adamw", "tokens/bf16/adamw"]
+          "tokens/f32/adamw", "tokens/bf16/adamw",
+          # The CUDA path's kernel mapping, run as host loops (see
+          # test/Integration/CPU/cuda-emulated.test).
+          "gated/f32/momentum/cuda-emulated", "cnn-maxpool/f32/momentum/cuda-emulated"]
 BOUNDS = {"f32": 1e-4, "f16": 5e-3, "bf16": 1e-2}
 
 
@@ -84,7 +88,7 @@ def record_pool_gaps(model, gaps):
     model.pool = recording_pool
 
 
-def compare(model_name, precision, optimizer_name):
+def compare(model_name, precision, optimizer_name, target="cpu"):
     """Trains both sides 20 steps; returns (worst loss rel, worst param rel,
     smallest max-pool gap or None)."""
     torch.manual_seed(0)
@@ -102,7 +106,7 @@ def compare(model_name, precision, optimizer_name):
                                             10).float()) for _ in range(20)]
     trainer = amp_mlir.compile(model, loss_fn,
                                make_optimizer(optimizer_name, model.parameters()),
-                               *batches[0], precision=precision)
+                               *batches[0], precision=precision, target=target)
     worst_loss = 0.0
     for x, y in batches:
         reference_optimizer.zero_grad()
@@ -119,8 +123,9 @@ def compare(model_name, precision, optimizer_name):
 
 failed = 0
 for spec in (MATRIX if sys.argv[1:] == ["all"] else sys.argv[1:]):
-    model_name, precision, optimizer_name = spec.split("/")
-    worst_loss, worst_param, gap = compare(model_name, precision, optimizer_name)
+    model_name, precision, optimizer_name, *target = spec.split("/")
+    target = target[0] if target else "cpu"
+    worst_loss, worst_param, gap = compare(model_name, precision, optimizer_name, target)
     ok = worst_loss <= BOUNDS[precision]
     if precision == "f32":
         ok = ok and worst_param <= 1e-4
@@ -130,6 +135,7 @@ for spec in (MATRIX if sys.argv[1:] == ["all"] else sys.argv[1:]):
         if gap < MIN_POOL_GAP and precision == "f32":
             ok, note = False, note + " (a near tie: this data cannot test max pooling)"
     failed += not ok
-    print(f"{model_name} {precision} {optimizer_name}: loss rel {worst_loss:.2e}, "
+    where = "" if target == "cpu" else f" ({target})"
+    print(f"{model_name} {precision} {optimizer_name}{where}: loss rel {worst_loss:.2e}, "
           f"params rel {worst_param:.2e}{note} {'PASS' if ok else 'FAIL'}", flush=True)
 sys.exit(1 if failed else 0)
