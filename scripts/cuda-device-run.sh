@@ -12,7 +12,16 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$here/out}}
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+# cuBLASLt 13: the toolkit's, or the one PyTorch's pip wheels carry.
+cublas_dirs=$(python3 - <<'PY' 2>/dev/null
+import glob, os, site
+roots = ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"]
+for base in site.getsitepackages():
+    roots += glob.glob(os.path.join(base, "nvidia", "**", "lib"), recursive=True)
+print(":".join(r for r in roots if glob.glob(os.path.join(r, "libcublasLt.so.13*"))))
+PY
+)
+export LD_LIBRARY_PATH="$here/lib:${cublas_dirs:+$cublas_dirs:}/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 train="$here/bin/amp-train"
 check="python3 $here/check_train.py"
 summary="$out/summary.txt"

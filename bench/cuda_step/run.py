@@ -22,7 +22,9 @@ parser.add_argument("--repeat", type=int, default=7)
 parser.add_argument("--steps", type=int, default=200)
 args = parser.parse_args()
 env = dict(os.environ)
-env["LD_LIBRARY_PATH"] = f"{bundle}/lib:/usr/local/cuda/lib64:" + env.get("LD_LIBRARY_PATH", "")
+env.setdefault("LD_LIBRARY_PATH", "")
+if f"{bundle}/lib" not in env["LD_LIBRARY_PATH"]:  # run.sh already set it
+    env["LD_LIBRARY_PATH"] = f"{bundle}/lib:/usr/local/cuda/lib64:" + env["LD_LIBRARY_PATH"]
 
 gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                      capture_output=True, text=True).stdout.strip()
