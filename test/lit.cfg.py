@@ -40,7 +40,7 @@ config.substitutions.append(("%mlir_runner_utils",
 
 tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
 tools = ["amp-opt", "amp-compile", "amp-train", "amp-capi-test", "split-file",
-         "mlir-runner", "not",
+         "mlir-runner", "not", "count",
          ToolSubst("mlir-opt", "mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

@@ -1,0 +1,88 @@
+/* A stand-in for a device artifact (what amp-compile --target=cuda makes):
+ * it exports amp_artifact_alloc/free and refuses, in every call, a buffer
+ * that did not come from them, as kernels would fault on host memory. Its
+ * step adds 1 to a 10-element param and returns the sum of the first
+ * image's first 10 pixels plus the params as the loss; predict returns
+ * logits that pick class 0. */
+#include "amp_artifact.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_BUFFERS 256
+static void *owned[MAX_BUFFERS];
+
+void *amp_artifact_alloc(uint64_t bytes) {
+  void *pointer = calloc(1, bytes);
+  for (int i = 0; i < MAX_BUFFERS; ++i)
+    if (!owned[i]) {
+      owned[i] = pointer;
+      return pointer;
+    }
+  abort();
+}
+
+void amp_artifact_free(void *pointer) {
+  for (int i = 0; i < MAX_BUFFERS; ++i)
+    if (owned[i] == pointer)
+      owned[i] = 0;
+  free(pointer);
+}
+
+static void check(void **buffers, int count, const char *function) {
+  for (int b = 0; b < count; ++b) {
+    int found = 0;
+    for (int i = 0; i < MAX_BUFFERS; ++i)
+      found |= owned[i] == buffers[b];
+    if (!found) {
+      fprintf(stderr, "%s: buffer %d is not from amp_artifact_alloc\n",
+              function, b);
+      exit(3);
+    }
+  }
+}
+
+static int32_t step(void **buffers) {
+  check(buffers, 5, "train_step");
+  const float *x = buffers[0], *p = buffers[2];
+  float *loss = buffers[3], *next = buffers[4];
+  *loss = 0;
+  for (int i = 0; i < 10; ++i) {
+    *loss += x[i] + p[i];
+    next[i] = p[i] + 1;
+  }
+  return 0;
+}
+
+static int32_t predict(void **buffers) {
+  check(buffers, 3, "predict");
+  float *logits = buffers[2];
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 10; ++c)
+      logits[r * 10 + c] = c == 0;
+  return 0;
+}
+
+static const int64_t images[] = {4, 784}, labels[] = {4, 10}, param[] = {10},
+                     scalar[] = {0}, logits[] = {4, 10};
+static const amp_tensor_info stepArgs[] = {
+    {AMP_F32, AMP_ROLE_DATA, -1, 2, images},
+    {AMP_F32, AMP_ROLE_DATA, -1, 2, labels},
+    {AMP_F32, AMP_ROLE_PARAM, -1, 1, param}};
+static const amp_tensor_info stepResults[] = {
+    {AMP_F32, AMP_ROLE_LOSS, -1, 0, scalar},
+    {AMP_F32, AMP_ROLE_UPDATE, 2, 1, param}};
+static const amp_tensor_info predictArgs[] = {
+    {AMP_F32, AMP_ROLE_DATA, -1, 2, images},
+    {AMP_F32, AMP_ROLE_PARAM, -1, 1, param}};
+static const amp_tensor_info predictResults[] = {
+    {AMP_F32, AMP_ROLE_OUTPUT, -1, 2, logits}};
+static const amp_function_info functions[] = {
+    {"train_step", 3, stepArgs, 2, stepResults, 0.0f, 0, step},
+    {"predict", 2, predictArgs, 1, predictResults, 0.0f, 0, predict}};
+
+int32_t amp_artifact_abi_version(void) { return AMP_ARTIFACT_ABI_VERSION; }
+const amp_function_info *amp_artifact_functions(int32_t *count) {
+  *count = 2;
+  return functions;
+}
