@@ -3,8 +3,10 @@
 // scf-parallel-loop-tiling + gpu-map-parallel-loops apply one list of tile
 // sizes to every loop and map dimension i to processor i: threads then run
 // along the second dimension (uncoalesced for rank >= 3, one thread per
-// block for rank 1). Here the contiguous last dimension is the one tiled
-// and given to thread_x, whatever the rank.
+// block for rank 1, mostly idle on short rows). Here every nest is first
+// collapsed into one row-major dimension and then split into blocks of
+// 256 threads: consecutive threads take consecutive elements at any rank
+// and shape, and only the last block has idle threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,10 @@
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <numeric>
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_MAPPARALLELLOOPSTOGPUPASS
@@ -24,7 +30,7 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-static constexpr int64_t kThreads = 128, kWarp = 32, kMaxGridYZ = 65535;
+static constexpr int64_t kThreads = 256, kWarp = 32;
 
 /// The static trip count of dimension `dim`, if its bounds and step are
 /// constants.
@@ -50,35 +56,32 @@ static LogicalResult setMapping(scf::ParallelOp op,
 
 static LogicalResult mapOutermost(scf::ParallelOp op) {
   unsigned rank = op.getNumLoops();
-  unsigned last = rank - 1;
-  std::optional<int64_t> extent = tripCount(op, last);
+  // The static number of iterations, before collapsing turns the bounds
+  // into arithmetic.
+  std::optional<int64_t> extent = 1;
+  for (unsigned d = 0; d < rank; ++d) {
+    std::optional<int64_t> count = tripCount(op, d);
+    extent = count && extent ? std::optional<int64_t>(*extent * *count)
+                             : std::nullopt;
+  }
+  if (rank > 1) {
+    // One linear dimension, row-major: consecutive threads take
+    // consecutive elements of the innermost dimension.
+    IRRewriter rewriter(op.getContext());
+    rewriter.setInsertionPoint(op);
+    Operation *after = op->getNextNode();
+    std::vector<unsigned> all(rank);
+    std::iota(all.begin(), all.end(), 0);
+    collapseParallelLoops(rewriter, op, {all});
+    op = cast<scf::ParallelOp>(after->getPrevNode());
+  }
   int64_t tile = extent
                      ? std::min(kThreads, (*extent + kWarp - 1) / kWarp * kWarp)
                      : kThreads;
-  SmallVector<int64_t> tiles(rank, 1);
-  tiles[last] = tile;
-  // Outer dims' block counts are their extents (tile 1), the last one's
-  // its number of tiles.
-  SmallVector<std::optional<int64_t>> blocks;
-  for (unsigned d = 0; d < rank; ++d)
-    blocks.push_back(tripCount(op, d));
-  if (blocks[last])
-    blocks[last] = (*blocks[last] + tile - 1) / tile;
-
   auto [outer, inner] =
-      scf::tileParallelLoop(op, tiles, /*noMinMaxBounds=*/true);
-
-  SmallVector<gpu::Processor> outerMap(rank, gpu::Processor::Sequential);
-  outerMap[last] = gpu::Processor::BlockX;
-  gpu::Processor next[] = {gpu::Processor::BlockY, gpu::Processor::BlockZ};
-  unsigned used = 0;
-  for (int d = static_cast<int>(last) - 1; d >= 0 && used < 2; --d)
-    if (blocks[d] && *blocks[d] <= kMaxGridYZ)
-      outerMap[d] = next[used++];
-  SmallVector<gpu::Processor> innerMap(rank, gpu::Processor::Sequential);
-  innerMap[last] = gpu::Processor::ThreadX;
-  if (failed(setMapping(outer, outerMap)) ||
-      failed(setMapping(inner, innerMap)))
+      scf::tileParallelLoop(op, {tile}, /*noMinMaxBounds=*/true);
+  if (failed(setMapping(outer, {gpu::Processor::BlockX})) ||
+      failed(setMapping(inner, {gpu::Processor::ThreadX})))
     return failure();
   // Anything parallel inside one thread's work runs in order.
   WalkResult nested = inner.getBody()->walk([](scf::ParallelOp loop) {

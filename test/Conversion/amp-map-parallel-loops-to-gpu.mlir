@@ -1,18 +1,21 @@
 // RUN: amp-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(amp-map-parallel-loops-to-gpu))" | FileCheck %s
 
-// [64, 16, 20]: the last dimension is tiled by its extent rounded up to a
-// warp (32, bounds checked inside) and becomes thread_x / block_x; the
-// others become block_y, block_z; the tile's size-1 loops run in order.
+// [64, 16, 20] becomes one row-major dimension of 20480 iterations in
+// blocks of 256 threads (block_x / thread_x), bounds checked inside, the
+// indices recovered innermost-fastest.
 // CHECK-LABEL: func.func @rank3
-// CHECK: %[[C32:.*]] = arith.constant 32 : index
-// CHECK: %[[STEP:.*]] = arith.muli %{{.*}}, %[[C32]] : index
-// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = (%c0, %c0, %c0) to (%c64, %c16, %c20) step (%{{.*}}, %{{.*}}, %[[STEP]]) {
-// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} to (%{{.*}}, %{{.*}}, %[[STEP]]) step
-// CHECK: arith.cmpi ult, %{{.*}}, %c20 : index
+// CHECK: %[[N:[^ ]+]] = arith.muli %{{[^ ]+}}, %[[C20:c20[^ ]*]] : index
+// CHECK: %[[C256:[^ ]+]] = arith.constant 256 : index
+// CHECK: %[[STEP:[^ ]+]] = arith.muli %{{[^ ]+}}, %[[C256]] : index
+// CHECK: scf.parallel (%[[B:[^)]+]]) = (%{{[^)]+}}) to (%[[N]]) step (%[[STEP]]) {
+// CHECK: scf.parallel (%[[T:[^)]+]]) = (%{{[^)]+}}) to (%[[STEP]]) step
+// CHECK: %[[I:[^ ]+]] = arith.addi %[[T]], %[[B]] : index
+// CHECK: arith.cmpi ult, %{{.*}}, %[[N]] : index
 // CHECK: scf.if
-// CHECK: memref.store
-// CHECK: {mapping = [#gpu.loop_dim_map<processor = sequential, {{.*}}>, #gpu.loop_dim_map<processor = sequential, {{.*}}>, #gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
-// CHECK: {mapping = [#gpu.loop_dim_map<processor = block_z, {{.*}}>, #gpu.loop_dim_map<processor = block_y, {{.*}}>, #gpu.loop_dim_map<processor = block_x, {{.*}}>]}
+// CHECK: %[[K:[^ ]+]] = arith.remsi %[[I]], %[[C20]] : index
+// CHECK: memref.store %{{.*}}, %arg0[%{{.*}}, %{{.*}}, %[[K]]] : memref<64x16x20xf32>
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
 func.func @rank3(%out: memref<64x16x20xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -29,25 +32,35 @@ func.func @rank3(%out: memref<64x16x20xf32>) {
 
 // -----
 
-// A dynamic 1-D loop: 128 threads per block; a leading dimension too large
-// for the grid's y (65535) stays a sequential loop inside the kernel.
-// CHECK-LABEL: func.func @dynamic_and_large
+// A short loop gets one block of its extent rounded up to a warp; a
+// dynamic one blocks of 256; a reduction inside a thread stays a loop.
+// CHECK-LABEL: func.func @short_dynamic_reduction
+// CHECK: arith.constant 32 : index
+// CHECK: scf.parallel
 // CHECK: {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK: {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
-// CHECK: {mapping = [#gpu.loop_dim_map<processor = sequential, {{.*}}>, #gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
-// CHECK: {mapping = [#gpu.loop_dim_map<processor = sequential, {{.*}}>, #gpu.loop_dim_map<processor = block_x, {{.*}}>]}
-func.func @dynamic_and_large(%a: memref<?xf32>, %n: index, %b: memref<70000x8xf32>) {
+// CHECK: arith.constant 256 : index
+// CHECK: scf.parallel
+// CHECK: scf.for
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
+func.func @short_dynamic_reduction(%a: memref<10xf32>, %b: memref<?x8xf32>, %r: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
-  %c70000 = arith.constant 70000 : index
+  %c10 = arith.constant 10 : index
   %f = arith.constant 1.0 : f32
-  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
-    memref.store %f, %a[%i] : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%c10) step (%c1) {
+    memref.store %f, %a[%i] : memref<10xf32>
     scf.reduce
   }
-  scf.parallel (%i, %j) = (%c0, %c0) to (%c70000, %c8) step (%c1, %c1) {
-    memref.store %f, %b[%i, %j] : memref<70000x8xf32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %x = memref.load %b[%i, %j] : memref<?x8xf32>
+      %s = memref.load %r[%i] : memref<?xf32>
+      %t = arith.addf %x, %s : f32
+      memref.store %t, %r[%i] : memref<?xf32>
+    }
     scf.reduce
   }
   return

@@ -49,16 +49,15 @@ def ParallelLoopsOutermostPass
 
 def MapParallelLoopsToGPUPass
     : Pass<"amp-map-parallel-loops-to-gpu", "::mlir::func::FuncOp"> {
-  let summary = "Tile scf.parallel nests and map them to GPU blocks/threads";
+  let summary = "Collapse, tile and map scf.parallel nests to GPU threads";
   let description = [{
     For `convert-parallel-loops-to-gpu`: each outermost `scf.parallel` is
-    tiled along its last (contiguous) dimension only, by 128 or by its
-    static extent rounded up to a warp if smaller, with the bounds checked
-    inside (constant block sizes); the tile's threads are `thread_x`, so a
-    warp reads consecutive elements, whatever the rank. The tiled last
-    dimension goes to `block_x`, the next ones to `block_y` and `block_z`
-    when their extents fit the grid (65535), the others stay sequential
-    inside the kernel. Nested parallel loops stay sequential.
+    collapsed into one row-major dimension and tiled by 256 (or its static
+    extent rounded up to a warp if smaller), with the bounds checked inside
+    (constant block sizes); blocks are `block_x`, the tile's threads
+    `thread_x`, so a warp reads consecutive elements whatever the rank and
+    shape, and only the last block has idle threads. Nested parallel loops
+    stay sequential.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect"];
