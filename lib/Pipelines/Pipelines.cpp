@@ -64,10 +64,15 @@ static constexpr const char *kBufferize =
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions},";
 
-// Releases and the runtime GEMMs, on buffers (CPU names: libamprt).
-static constexpr const char *kCPUBuffers = "amp-contractions-to-runtime-calls,"
-                                           "buffer-deallocation-pipeline,"
-                                           "convert-bufferization-to-memref,";
+// On buffers: contractions to the runtime's GEMMs (`prefix`: amp_rt for
+// libamprt, amp_rt_cuda for libamprt_cuda), then the releases.
+static std::string gemmsAndReleases(StringRef prefix) {
+  return ("amp-contractions-to-runtime-calls{prefix=" + prefix +
+          "},"
+          "buffer-deallocation-pipeline,"
+          "convert-bufferization-to-memref,")
+      .str();
+}
 
 // MLIR's CPU path of TOOLCHAIN.md from buffers to LLVM, plus the
 // conversions it needs on our graphs.
@@ -100,11 +105,7 @@ static constexpr const char *kGPUMapping = "linalg-generalize-named-ops,"
 // resolves __nv_expf & co.; the pipeline finds it only through CUDA_HOME).
 static std::string cudaFromBuffers(const AMPLowerToCUDAOptions &options) {
   std::string target = "chip=" + options.chip + " features=+ptx80 O=3";
-  return std::string("amp-contractions-to-runtime-calls{prefix=amp_rt_cuda},"
-                     "buffer-deallocation-pipeline,"
-                     "convert-bufferization-to-memref,"
-                     "func.func(") +
-         kGPUMapping +
+  return gemmsAndReleases("amp_rt_cuda") + "func.func(" + kGPUMapping +
          "),"
          "gpu-kernel-outlining,"
          "amp-buffers-to-managed-memory,"
@@ -132,7 +133,7 @@ static std::string cudaFromBuffers(const AMPLowerToCUDAOptions &options) {
 
 LogicalResult mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
   return parsePassPipeline(
-      std::string(kBufferize) + kCPUBuffers + kCPULoopsToLLVM, pm);
+      kBufferize + gemmsAndReleases("amp_rt") + kCPULoopsToLLVM, pm);
 }
 
 LogicalResult
@@ -144,7 +145,7 @@ mlir::amp::buildAMPLowerToCUDAPipeline(OpPassManager &pm,
 
 LogicalResult
 mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm) {
-  return parsePassPipeline(std::string(kBufferize) + kCPUBuffers +
+  return parsePassPipeline(kBufferize + gemmsAndReleases("amp_rt") +
                                "func.func(" + kGPUMapping +
                                ",amp-emulate-gpu-launches)," + kCPULoopsToLLVM,
                            pm);
