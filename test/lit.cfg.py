@@ -19,22 +19,13 @@ config.substitutions.append(("%amp_src_root", config.amp_src_root))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
-# MLIR's CPU path from TOOLCHAIN.md: tensors to LLVM, for tests that execute
-# compiled graphs with mlir-runner.
-config.substitutions.append(("%cpu_pipeline", " ".join([
-    "--convert-elementwise-to-linalg",
-    "'--one-shot-bufferize=bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map'",
-    "--buffer-deallocation-pipeline", "--convert-bufferization-to-memref",
-    "--convert-linalg-to-loops",
-    "--expand-strided-metadata", "--lower-affine", "--convert-scf-to-cf",
-    "--convert-math-to-llvm", "--convert-arith-to-llvm",
-    "--finalize-memref-to-llvm", "--convert-func-to-llvm",
-    "--convert-cf-to-llvm", "--convert-index-to-llvm",
-    "--reconcile-unrealized-casts"])))
 mlir_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
 config.substitutions.append(("%mlir_c_runner_utils",
                              os.path.join(mlir_lib_dir, "libmlir_c_runner_utils.so")))
+# Executed steps are lowered by amp-opt --amp-lower-to-cpu, whose GEMMs
+# call libamprt.
+config.substitutions.append(("%amprt",
+                             os.path.join(config.amp_obj_root, "lib", "libamprt.so")))
 config.substitutions.append(("%mlir_runner_utils",
                              os.path.join(mlir_lib_dir, "libmlir_runner_utils.so")))
 
@@ -46,6 +37,8 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(("%check_train", "python3 " + os.path.join(
     config.amp_src_root, "test", "Integration", "CPU", "Inputs", "check_train.py")))
+config.substitutions.append(("%check_contract", "/usr/bin/python3 " + os.path.join(
+    config.amp_src_root, "test", "Runtime", "Inputs", "check_contract.py")))
 config.substitutions.append(("%examples", os.path.join(config.amp_src_root, "examples")))
 
 # Real data for the training tests: Debian's dataset-fashion-mnist.

@@ -13,6 +13,17 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+FloatType mlir::amp::getLowPrecisionType(LowPrecision precision,
+                                         MLIRContext *context) {
+  switch (precision) {
+  case LowPrecision::F16:
+    return Float16Type::get(context);
+  case LowPrecision::BF16:
+    return BFloat16Type::get(context);
+  }
+  llvm_unreachable("unhandled precision");
+}
+
 StringRef mlir::amp::stringifyOpCategory(OpCategory category) {
   switch (category) {
   case OpCategory::Allow:
@@ -439,7 +450,7 @@ PrecisionPolicy::applyList(ArrayRef<std::string> opNames, OpCategory category,
 LogicalResult
 PrecisionPolicy::loadFile(StringRef path, MLIRContext *context,
                           function_ref<InFlightDiagnostic()> emitError,
-                          std::optional<std::string> *precision) {
+                          std::optional<LowPrecision> *precision) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
@@ -479,8 +490,13 @@ PrecisionPolicy::loadFile(StringRef path, MLIRContext *context,
     if (!text)
       return emitError() << "policy file '" << path
                          << "': 'precision' must be a string";
+    std::optional<LowPrecision> parsed = kLowPrecisions.parse(*text);
+    if (!parsed)
+      return emitError() << "policy file '" << path << "': unknown precision '"
+                         << *text << "' (expected "
+                         << kLowPrecisions.describe() << ")";
     if (precision)
-      *precision = text->str();
+      *precision = *parsed;
   }
   for (StringRef key : {"allow", "deny", "infer", "clear", "remove"}) {
     const llvm::json::Value *value = object->get(key);

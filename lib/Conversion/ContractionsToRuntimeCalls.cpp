@@ -33,20 +33,37 @@ static MemRefType dynamicStrided(MemRefType type) {
   return MemRefType::get(shape, type.getElementType(), layout);
 }
 
-static std::optional<StringRef> typeSuffix(Type type) {
-  if (type.isF32())
-    return StringRef("f32");
-  if (type.isF16())
-    return StringRef("f16");
-  if (type.isBF16())
-    return StringRef("bf16");
-  return std::nullopt;
+/// A GEMM of runtime/include/amprt_gemm.def.
+struct RuntimeGemm {
+  StringLiteral name;
+  StringLiteral inputType;
+  int64_t rank;
+};
+
+static constexpr RuntimeGemm kRuntimeGemms[] = {
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
+  {#NAME, #INPUT_TYPE, RANK},
+#include "amprt_gemm.def"
+};
+
+/// The runtime's GEMM for inputs of `inputType` at `rank`, if it has one.
+static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank) {
+  std::string typeName;
+  llvm::raw_string_ostream(typeName) << inputType;
+  for (const RuntimeGemm &gemm : kRuntimeGemms)
+    if (gemm.inputType == typeName && gemm.rank == rank)
+      return &gemm;
+  return nullptr;
+}
+
+static StringRef getSymbolPrefix(GemmRuntime runtime) {
+  return runtime == GemmRuntime::CUDA ? "amp_rt_cuda_" : "amp_rt_";
 }
 
 /// Replaces `op` by a runtime call when its types and maps are the plain
 /// ones; returns failure (and leaves it) otherwise.
 static LogicalResult convert(linalg::LinalgOp op, bool batched,
-                             StringRef prefix, ModuleOp module) {
+                             GemmRuntime runtime, ModuleOp module) {
   if (!op.hasPureBufferSemantics())
     return failure();
   SmallVector<AffineMap> defaults =
@@ -60,13 +77,13 @@ static LogicalResult convert(linalg::LinalgOp op, bool batched,
   auto lhsType = cast<MemRefType>(lhs.getType());
   auto rhsType = cast<MemRefType>(rhs.getType());
   auto outType = cast<MemRefType>(out.getType());
-  std::optional<StringRef> suffix = typeSuffix(lhsType.getElementType());
-  if (!suffix || rhsType.getElementType() != lhsType.getElementType() ||
+  const RuntimeGemm *gemm =
+      lookupRuntimeGemm(lhsType.getElementType(), lhsType.getRank());
+  if (!gemm || rhsType.getElementType() != lhsType.getElementType() ||
       !outType.getElementType().isF32())
     return failure();
 
-  std::string name =
-      (prefix + (batched ? "_batch_matmul_" : "_matmul_") + *suffix).str();
+  std::string name = (getSymbolPrefix(runtime) + gemm->name).str();
   SmallVector<Type> argTypes = {dynamicStrided(lhsType),
                                 dynamicStrided(rhsType),
                                 dynamicStrided(outType)};
@@ -106,7 +123,7 @@ struct ContractionsToRuntimeCallsPass
         contractions.emplace_back(cast<linalg::LinalgOp>(op), true);
     });
     for (auto [op, batched] : contractions)
-      (void)convert(op, batched, prefix, module);
+      (void)convert(op, batched, runtime, module);
   }
 };
 } // namespace

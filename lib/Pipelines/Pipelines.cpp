@@ -1,23 +1,43 @@
 //===- Pipelines.cpp - the amp pass pipelines -----------------------------===//
+//
+// Each pipeline is a sequence of stage builders; each stage adds upstream
+// and amp passes with typed options, so a misspelt pass is a compile error.
+//
+//===----------------------------------------------------------------------===//
 
 #include "amp/Pipelines/Pipelines.h"
 
 #include "amp/Conversion/Passes.h"
 #include "amp/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#ifndef AMP_CUDA_TOOLKIT_DIR
+#define AMP_CUDA_TOOLKIT_DIR "/usr/local/cuda"
+#endif
+
 using namespace mlir;
 using namespace mlir::amp;
 
-std::string
+LossScalingMode
 mlir::amp::resolveLossScalingMode(const AMPPipelineOptions &options) {
-  if (options.lossScaling != "auto")
+  if (options.lossScaling != kAutoLossScaling)
     return options.lossScaling;
   // BF16 has f32's exponent range: gradients do not underflow.
-  return options.precision == "bf16" ? "none" : "dynamic";
+  return options.precision == LowPrecision::BF16 ? LossScalingMode::None
+                                                 : LossScalingMode::Dynamic;
 }
 
 void mlir::amp::buildAMPPipeline(OpPassManager &pm,
@@ -50,132 +70,151 @@ void mlir::amp::buildAMPPipeline(OpPassManager &pm,
   pm.addPass(createLossScalingPass(lossScaling));
 }
 
-// Tensors to buffers, shared by both targets: amp ops and TOSA to linalg
-// (the markers go once the amp ops are lowered), one-shot bufferization with
-// results as out-params (the runtime owns every buffer).
-static constexpr const char *kBufferize =
-    "amp-lower-ops,"
-    "amp-drop-markers,"
-    "tosa-to-linalg-pipeline,"
-    "func.func(tosa-to-tensor,tosa-to-arith),"
-    "convert-elementwise-to-linalg,"
-    "linalg-fuse-elementwise-ops,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{modify-public-functions},";
+//===----------------------------------------------------------------------===//
+// Stages
+//===----------------------------------------------------------------------===//
 
-// On buffers: contractions to the runtime's GEMMs (`prefix`: amp_rt for
-// libamprt, amp_rt_cuda for libamprt_cuda), then the releases.
-static std::string gemmsAndReleases(StringRef prefix) {
-  return ("amp-contractions-to-runtime-calls{prefix=" + prefix +
-          "},"
-          "buffer-deallocation-pipeline,"
-          "convert-bufferization-to-memref,")
-      .str();
+void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
+  pm.addPass(createLowerAMPOpsPass());
+  pm.addPass(createDropMarkersPass());
+  // What `--tosa-to-linalg-pipeline` registers.
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
+                              TosaToLinalgNamedOptions(),
+                              tosa::TosaValidationOptions{false, false});
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createTosaToTensorPass());
+  funcPm.addPass(createTosaToArithPass());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
 }
 
-// MLIR's CPU path of TOOLCHAIN.md from buffers to LLVM, plus the
-// conversions it needs on our graphs.
-static constexpr const char *kCPULoopsToLLVM = "convert-linalg-to-loops,"
-                                               "expand-strided-metadata,"
-                                               "lower-affine,"
-                                               "convert-scf-to-cf,"
-                                               "convert-math-to-llvm,"
-                                               "convert-math-to-libm,"
-                                               "convert-arith-to-llvm,"
-                                               "finalize-memref-to-llvm,"
-                                               "convert-func-to-llvm,"
-                                               "convert-cf-to-llvm,"
-                                               "convert-index-to-llvm,"
-                                               "reconcile-unrealized-casts";
-
-// TOOLCHAIN.md's loops route to the GPU (nested in func.func), reductions
-// innermost (one kernel per reduction, not one launch per row of it):
-// parallel loops tiled along their contiguous last dimension (bounds
-// checked inside so every block has a constant size) and mapped to blocks
-// and threads into gpu.launch, no canonicalization in between.
-static constexpr const char *kGPUMapping = "linalg-generalize-named-ops,"
-                                           "amp-parallel-loops-outermost,"
-                                           "convert-linalg-to-parallel-loops,"
-                                           "amp-map-parallel-loops-to-gpu,"
-                                           "convert-parallel-loops-to-gpu";
-
-// Kernels and host to LLVM the way gpu-lower-to-nvvm-pipeline does,
-// spelled out so that gpu-module-to-binary gets the toolkit (its libdevice
-// resolves __nv_expf & co.; the pipeline finds it only through CUDA_HOME).
-static std::string cudaFromBuffers(const AMPLowerToCUDAOptions &options) {
-  std::string target = "chip=" + options.chip + " features=+ptx80 O=3";
-  return gemmsAndReleases("amp_rt_cuda") + "func.func(" + kGPUMapping +
-         "),"
-         "gpu-kernel-outlining,"
-         "amp-buffers-to-managed-memory,"
-         "convert-scf-to-cf,"
-         "convert-func-to-llvm,"
-         "expand-strided-metadata,"
-         "nvvm-attach-target{" +
-         target +
-         "},"
-         "lower-affine,"
-         "convert-arith-to-llvm,"
-         "convert-index-to-llvm,"
-         "canonicalize,cse,"
-         "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
-         "llvm-optimize-for-nvvm-target,canonicalize,cse,"
-         "reconcile-unrealized-casts),"
-         "gpu-to-llvm,"
-         "gpu-module-to-binary{format=fatbin toolkit=" +
-         options.toolkit +
-         "},"
-         "convert-math-to-llvm,"
-         "canonicalize,cse,"
-         "reconcile-unrealized-casts";
+void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime) {
+  ContractionsToRuntimeCallsPassOptions gemms;
+  gemms.runtime = runtime;
+  pm.addPass(createContractionsToRuntimeCallsPass(gemms));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-LogicalResult mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
-  return parsePassPipeline(
-      kBufferize + gemmsAndReleases("amp_rt") + kCPULoopsToLLVM, pm);
+void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm) {
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-LogicalResult
-mlir::amp::buildAMPLowerToCUDAPipeline(OpPassManager &pm,
-                                       const AMPLowerToCUDAOptions &options) {
-  return parsePassPipeline(std::string(kBufferize) + cudaFromBuffers(options),
-                           pm);
+void mlir::amp::addGPUMappingPasses(OpPassManager &funcPm) {
+  // Reductions innermost: one kernel per reduction, not one launch per row.
+  funcPm.addPass(createLinalgGeneralizeNamedOpsPass());
+  funcPm.addPass(createParallelLoopsOutermostPass());
+  funcPm.addPass(createConvertLinalgToParallelLoopsPass());
+  // Bounds are checked inside, so every block has a constant size; no
+  // canonicalization in between (it would fold the mapping away).
+  funcPm.addPass(createMapParallelLoopsToGPUPass());
+  funcPm.addPass(createConvertParallelLoopToGpuPass());
 }
 
-LogicalResult
-mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm) {
-  return parsePassPipeline(kBufferize + gemmsAndReleases("amp_rt") +
-                               "func.func(" + kGPUMapping +
-                               ",amp-emulate-gpu-launches)," + kCPULoopsToLLVM,
-                           pm);
+/// Kernels and host code to LLVM the way gpu-lower-to-nvvm-pipeline does,
+/// with the toolkit given to gpu-module-to-binary (its libdevice resolves
+/// __nv_expf & co.; the upstream pipeline finds it only through CUDA_HOME).
+static void addCUDAToLLVMPasses(OpPassManager &pm,
+                                const AMPLowerToCUDAOptions &options) {
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createBuffersToManagedMemoryPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = "+ptx80";
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createStripDebugInfoPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "fatbin";
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+//===----------------------------------------------------------------------===//
+// Lowerings
+//===----------------------------------------------------------------------===//
+
+void mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
+  addBufferizationPasses(pm);
+  addRuntimeGemmPasses(pm, GemmRuntime::CPU);
+  addCPULoopsToLLVMPasses(pm);
+}
+
+std::string AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath() {
+  return AMP_CUDA_TOOLKIT_DIR;
+}
+
+void mlir::amp::buildAMPLowerToCUDAPipeline(
+    OpPassManager &pm, const AMPLowerToCUDAOptions &options) {
+  addBufferizationPasses(pm);
+  addRuntimeGemmPasses(pm, GemmRuntime::CUDA);
+  addGPUMappingPasses(pm.nest<func::FuncOp>());
+  addCUDAToLLVMPasses(pm, options);
+}
+
+void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm) {
+  addBufferizationPasses(pm);
+  addRuntimeGemmPasses(pm, GemmRuntime::CPU);
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  addGPUMappingPasses(funcPm);
+  funcPm.addPass(createEmulateGPULaunchesPass());
+  addCPULoopsToLLVMPasses(pm);
 }
 
 void mlir::amp::registerAMPPipelines() {
   PassPipelineRegistration<>(
       "amp-lower-to-cpu",
       "Lower a training module on tensors to the LLVM dialect for the CPU",
-      [](OpPassManager &pm) {
-        if (failed(buildAMPLowerToCPUPipeline(pm)))
-          llvm::report_fatal_error("amp-lower-to-cpu: bad pipeline string");
-      });
+      buildAMPLowerToCPUPipeline);
   PassPipelineRegistration<AMPLowerToCUDAOptions>(
       "amp-lower-to-cuda",
       "Lower a training module on tensors to LLVM host code and fatbin "
       "kernels for CUDA",
-      [](OpPassManager &pm, const AMPLowerToCUDAOptions &options) {
-        if (failed(buildAMPLowerToCUDAPipeline(pm, options)))
-          llvm::report_fatal_error("amp-lower-to-cuda: bad pipeline string");
-      });
+      buildAMPLowerToCUDAPipeline);
   PassPipelineRegistration<>(
       "amp-lower-to-cuda-emulated",
       "The CUDA path's kernels (tiled, mapped, bounds-checked) run as host "
       "loops: a CPU build that tests the GPU mapping without a GPU",
-      [](OpPassManager &pm) {
-        if (failed(buildAMPLowerToEmulatedCUDAPipeline(pm)))
-          llvm::report_fatal_error(
-              "amp-lower-to-cuda-emulated: bad pipeline string");
-      });
+      buildAMPLowerToEmulatedCUDAPipeline);
   PassPipelineRegistration<AMPPipelineOptions>(
       "amp-pipeline",
       "Mixed-precision training: autocast, cleanup, f32 master weights and "

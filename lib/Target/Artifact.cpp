@@ -3,7 +3,10 @@
 #include "amp/Target/Artifact.h"
 
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Dialect/AMP/IR/LossScaling.h"
 #include "amp/Pipelines/Pipelines.h"
+
+#include "amp_artifact.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,11 +35,65 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+// The shim below is written for this version of amp_artifact.h: a change to
+// the ABI must revisit generateShim (and python/amp_mlir/runtime.py).
+static_assert(AMP_ARTIFACT_ABI_VERSION == 2,
+              "amp_artifact.h changed: update the shim writer");
+
+/// The C enumerator of `dtype` in amp_artifact.h (the shim includes it).
+static StringRef getEnumeratorName(amp_dtype dtype) {
+  switch (dtype) {
+  case AMP_F32:
+    return "AMP_F32";
+  case AMP_F16:
+    return "AMP_F16";
+  case AMP_BF16:
+    return "AMP_BF16";
+  case AMP_I32:
+    return "AMP_I32";
+  case AMP_I1:
+    return "AMP_I1";
+  case AMP_F64:
+    return "AMP_F64";
+  case AMP_I64:
+    return "AMP_I64";
+  }
+  llvm_unreachable("unhandled amp_dtype");
+}
+
+static StringRef getEnumeratorName(amp_role role) {
+  switch (role) {
+  case AMP_ROLE_DATA:
+    return "AMP_ROLE_DATA";
+  case AMP_ROLE_PARAM:
+    return "AMP_ROLE_PARAM";
+  case AMP_ROLE_STATE:
+    return "AMP_ROLE_STATE";
+  case AMP_ROLE_SCALE:
+    return "AMP_ROLE_SCALE";
+  case AMP_ROLE_GROWTH:
+    return "AMP_ROLE_GROWTH";
+  case AMP_ROLE_HYSTERESIS:
+    return "AMP_ROLE_HYSTERESIS";
+  case AMP_ROLE_WORKING_COPY:
+    return "AMP_ROLE_WORKING_COPY";
+  case AMP_ROLE_LOSS:
+    return "AMP_ROLE_LOSS";
+  case AMP_ROLE_UPDATE:
+    return "AMP_ROLE_UPDATE";
+  case AMP_ROLE_FOUND_INF:
+    return "AMP_ROLE_FOUND_INF";
+  case AMP_ROLE_OUTPUT:
+    return "AMP_ROLE_OUTPUT";
+  }
+  llvm_unreachable("unhandled amp_role");
+}
+
 namespace {
 /// One argument or result as the artifact describes it.
 struct TensorInfo {
-  std::string dtype;
-  std::string role;
+  amp_dtype dtype = AMP_F32;
+  amp_role role = AMP_ROLE_DATA;
   int64_t target = -1;
   SmallVector<int64_t> shape;
 };
@@ -50,23 +107,23 @@ struct FunctionInfo {
 };
 } // namespace
 
-/// The artifact's name for an element type, or empty when unsupported.
-static std::string dtypeName(Type type) {
+/// The artifact's dtype of an element type, if it carries it.
+static std::optional<amp_dtype> getArtifactDType(Type type) {
   if (type.isF32())
-    return "AMP_F32";
+    return AMP_F32;
   if (type.isF16())
-    return "AMP_F16";
+    return AMP_F16;
   if (type.isBF16())
-    return "AMP_BF16";
+    return AMP_BF16;
   if (type.isF64())
-    return "AMP_F64";
+    return AMP_F64;
   if (type.isInteger(32))
-    return "AMP_I32";
+    return AMP_I32;
   if (type.isInteger(64))
-    return "AMP_I64";
+    return AMP_I64;
   if (type.isInteger(1))
-    return "AMP_I1";
-  return "";
+    return AMP_I1;
+  return std::nullopt;
 }
 
 static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
@@ -79,39 +136,40 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
            << "amp-compile: " << (isResult ? "result " : "argument ") << index
            << " of @" << func.getName() << " has type " << type
            << "; the artifact ABI needs statically shaped tensors";
-  info.dtype = dtypeName(tensor.getElementType());
-  if (info.dtype.empty())
+  std::optional<amp_dtype> dtype = getArtifactDType(tensor.getElementType());
+  if (!dtype)
     return func.emitError()
            << "amp-compile: " << (isResult ? "result " : "argument ") << index
            << " of @" << func.getName() << " has element type "
            << tensor.getElementType()
            << ", which the artifact ABI does not carry";
+  info.dtype = *dtype;
   llvm::append_range(info.shape, tensor.getShape());
   auto get = [&](StringRef name) {
     return attrs ? attrs.get(name) : Attribute();
   };
-  info.role = isResult ? "AMP_ROLE_OUTPUT" : "AMP_ROLE_DATA";
+  info.role = isResult ? AMP_ROLE_OUTPUT : AMP_ROLE_DATA;
   if (get(AMPDialect::kParamAttrName))
-    info.role = "AMP_ROLE_PARAM";
+    info.role = AMP_ROLE_PARAM;
   else if (get(AMPDialect::kStateAttrName))
-    info.role = "AMP_ROLE_STATE";
+    info.role = AMP_ROLE_STATE;
   else if (get(AMPDialect::kLossAttrName))
-    info.role = "AMP_ROLE_LOSS";
+    info.role = AMP_ROLE_LOSS;
   else if (get(AMPDialect::kFoundInfAttrName))
-    info.role = "AMP_ROLE_FOUND_INF";
+    info.role = AMP_ROLE_FOUND_INF;
   else if (auto role =
                dyn_cast_or_null<StringAttr>(get(AMPDialect::kScalerAttrName)))
-    info.role = role.getValue() == "scale"            ? "AMP_ROLE_SCALE"
-                : role.getValue() == "growth_tracker" ? "AMP_ROLE_GROWTH"
-                                                      : "AMP_ROLE_HYSTERESIS";
+    info.role = role.getValue() == "scale"            ? AMP_ROLE_SCALE
+                : role.getValue() == "growth_tracker" ? AMP_ROLE_GROWTH
+                                                      : AMP_ROLE_HYSTERESIS;
   else if (auto copy = dyn_cast_or_null<IntegerAttr>(
                get(AMPDialect::kWorkingCopyOfAttrName))) {
-    info.role = "AMP_ROLE_WORKING_COPY";
+    info.role = AMP_ROLE_WORKING_COPY;
     info.target = copy.getInt();
   }
   if (auto update =
           dyn_cast_or_null<IntegerAttr>(get(AMPDialect::kUpdateOfAttrName))) {
-    info.role = "AMP_ROLE_UPDATE";
+    info.role = AMP_ROLE_UPDATE;
     info.target = update.getInt();
   }
   return info;
@@ -146,6 +204,10 @@ static FailureOr<std::vector<FunctionInfo>> collectFunctions(ModuleOp module) {
     if (auto scale =
             func->getAttrOfType<FloatAttr>(AMPDialect::kInitialScaleAttrName))
       info.initialScale = scale.getValueAsDouble();
+    else if (llvm::any_of(info.args, [](const TensorInfo &arg) {
+               return arg.role == AMP_ROLE_SCALE;
+             }))
+      info.initialScale = LossScalingConfig::kDefaultScale;
     if (auto hysteresis = func->getAttrOfType<IntegerAttr>(
             AMPDialect::kInitialHysteresisAttrName))
       info.initialHysteresis = hysteresis.getInt();
@@ -235,7 +297,8 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
       os << "static const amp_tensor_info " << kind << "_" << f.name
          << "[] = {\n";
       for (auto [i, t] : llvm::enumerate(tensors))
-        os << "  {" << t.dtype << ", " << t.role << ", " << t.target << ", "
+        os << "  {" << getEnumeratorName(t.dtype) << ", "
+           << getEnumeratorName(t.role) << ", " << t.target << ", "
            << t.shape.size() << ", shape_" << f.name << "_" << kind << i
            << "},\n";
       if (tensors.empty())
@@ -313,19 +376,18 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
 
   PassManager pm(module.getContext());
   bool cuda = options.target == ArtifactTarget::CUDA;
-  LogicalResult built = success();
   if (cuda) {
     AMPLowerToCUDAOptions cudaOptions;
     cudaOptions.chip = options.cudaChip;
     if (!options.cudaToolkit.empty())
       cudaOptions.toolkit = options.cudaToolkit;
-    built = buildAMPLowerToCUDAPipeline(pm, cudaOptions);
+    buildAMPLowerToCUDAPipeline(pm, cudaOptions);
   } else if (options.target == ArtifactTarget::CUDAEmulated) {
-    built = buildAMPLowerToEmulatedCUDAPipeline(pm);
+    buildAMPLowerToEmulatedCUDAPipeline(pm);
   } else {
-    built = buildAMPLowerToCPUPipeline(pm);
+    buildAMPLowerToCPUPipeline(pm);
   }
-  if (failed(built) || failed(pm.run(module)))
+  if (failed(pm.run(module)))
     return module.emitError("amp-compile: lowering to LLVM failed");
 
   llvm::LLVMContext llvmContext;

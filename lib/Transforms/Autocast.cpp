@@ -343,15 +343,6 @@ void AutocastRewriter::rebuildNamedLinalgRegion(linalg::LinalgOp op) {
 // The pass
 //===----------------------------------------------------------------------===//
 
-/// Parses the `precision` option.
-static FloatType parseLowType(StringRef name, MLIRContext *context) {
-  if (name == "f16")
-    return Float16Type::get(context);
-  if (name == "bf16")
-    return BFloat16Type::get(context);
-  return nullptr;
-}
-
 /// Rewrites one function; returns the number of casts made.
 /// One remark per painted op that holds f32 values: what it is, what it got
 /// and why (the `explain` option).
@@ -439,25 +430,15 @@ struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
     auto emitError = [&] { return module.emitError("amp-autocast: "); };
 
     PrecisionPolicy policy = PrecisionPolicy::getDefault();
-    std::optional<std::string> filePrecision;
+    std::optional<LowPrecision> filePrecision;
     if (!policyFile.empty() &&
         failed(policy.loadFile(policyFile, context, emitError, &filePrecision)))
       return signalPassFailure();
-    std::string precisionName = precision;
     // The command line wins over the file when it was given explicitly.
+    LowPrecision lowPrecision = precision;
     if (filePrecision && !precision.hasValue())
-      precisionName = *filePrecision;
-    FloatType lowType = parseLowType(precisionName, context);
-    if (!lowType) {
-      emitError() << "unknown precision '" << precisionName
-                  << "' (expected f16 or bf16)";
-      return signalPassFailure();
-    }
-    if (castDialect != "tosa" && castDialect != "arith") {
-      emitError() << "unknown cast-dialect '" << castDialect
-                  << "' (expected tosa or arith)";
-      return signalPassFailure();
-    }
+      lowPrecision = *filePrecision;
+    FloatType lowType = getLowPrecisionType(lowPrecision, context);
     if (failed(policy.applyList(allowOps, OpCategory::Allow, context,
                                 emitError)) ||
         failed(
@@ -472,7 +453,7 @@ struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
     for (auto func : module.getOps<FunctionOpInterface>()) {
       if (func.isExternal())
         continue;
-      autocastFunction(func, policy, lowType, castDialect == "arith", explain,
+      autocastFunction(func, policy, lowType, castDialect == CastDialect::Arith, explain,
                        remarkedOps);
     }
   }

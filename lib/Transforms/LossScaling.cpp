@@ -185,16 +185,6 @@ LogicalResult mlir::amp::applyLossScaling(TrainingGraph &graph,
   return success();
 }
 
-FailureOr<LossScalingMode> mlir::amp::parseLossScalingMode(StringRef name) {
-  if (name == "dynamic")
-    return LossScalingMode::Dynamic;
-  if (name == "static")
-    return LossScalingMode::Static;
-  if (name == "none")
-    return LossScalingMode::None;
-  return failure();
-}
-
 namespace {
 struct LossScalingPass
     : public amp::impl::LossScalingPassBase<LossScalingPass> {
@@ -202,14 +192,8 @@ struct LossScalingPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<LossScalingMode> parsedMode = parseLossScalingMode(mode);
-    if (failed(parsedMode)) {
-      module.emitError() << "amp-loss-scaling: unknown mode '" << mode
-                         << "' (expected dynamic, static or none)";
-      return signalPassFailure();
-    }
     LossScalingConfig config;
-    config.mode = *parsedMode;
+    config.mode = mode;
     config.scale = scale;
     config.growthFactor = growthFactor;
     config.backoffFactor = backoffFactor;
@@ -217,7 +201,9 @@ struct LossScalingPass
     config.minScale = minScale;
     config.maxScale = maxScale;
     config.hysteresis = hysteresis;
-    if (failed(config.verify(module)))
+    if (failed(config.verify([&] {
+          return module.emitError() << "amp-loss-scaling: ";
+        })))
       return signalPassFailure();
     if (failed(forEachTrainingStep(module, "amp-loss-scaling",
                                    [&](TrainingGraph &graph) {
@@ -227,26 +213,3 @@ struct LossScalingPass
   }
 };
 } // namespace
-
-LogicalResult LossScalingConfig::verify(Operation *anchor) const {
-  auto error = [&] {
-    InFlightDiagnostic diag = anchor->emitError();
-    diag << "amp-loss-scaling: ";
-    return diag;
-  };
-  if (!(scale > 0.0f) || !std::isfinite(scale))
-    return error() << "scale must be positive and finite, got " << scale;
-  if (!(growthFactor >= 1.0f))
-    return error() << "growth-factor must be at least 1, got " << growthFactor;
-  if (!(backoffFactor > 0.0f && backoffFactor <= 1.0f))
-    return error() << "backoff-factor must be in (0, 1], got " << backoffFactor;
-  if (growthInterval < 1)
-    return error() << "growth-interval must be at least 1, got "
-                   << growthInterval;
-  if (!(minScale >= 0.0f) || !(minScale <= maxScale))
-    return error() << "needs 0 <= min-scale <= max-scale, got " << minScale
-                   << " and " << maxScale;
-  if (hysteresis < 1)
-    return error() << "hysteresis must be at least 1, got " << hysteresis;
-  return success();
-}

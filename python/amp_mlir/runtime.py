@@ -15,8 +15,18 @@ from .export import export_training_step
 _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _build = os.environ.get("AMP_MLIR_BUILD", os.path.join(_root, "build"))
 
-ROLE_DATA, ROLE_PARAM, ROLE_STATE, ROLE_LOSS, ROLE_UPDATE = 0, 1, 2, 7, 8
-_DTYPES = {0: np.float32, 1: np.float16, 3: np.int32, 4: np.uint8}
+# The values of runtime/include/amp_artifact.h this module uses (checked
+# against the header by test/Runtime/contract.test).
+ENUMS = {
+    "AMP_ARTIFACT_ABI_VERSION": 2,
+    "AMP_F32": 0, "AMP_F16": 1, "AMP_I32": 3, "AMP_I1": 4,
+    "AMP_ROLE_DATA": 0, "AMP_ROLE_PARAM": 1, "AMP_ROLE_STATE": 2,
+    "AMP_ROLE_LOSS": 7, "AMP_ROLE_UPDATE": 8,
+}
+ROLE_DATA, ROLE_PARAM, ROLE_STATE, ROLE_LOSS, ROLE_UPDATE = (
+    ENUMS[f"AMP_ROLE_{name}"] for name in ("DATA", "PARAM", "STATE", "LOSS", "UPDATE"))
+_DTYPES = {ENUMS["AMP_F32"]: np.float32, ENUMS["AMP_F16"]: np.float16,
+           ENUMS["AMP_I32"]: np.int32, ENUMS["AMP_I1"]: np.uint8}
 
 
 class _Tensor(ctypes.Structure):

@@ -369,8 +369,7 @@ struct amprt_session {
         for (int64_t e = 0, n = amprt_num_elements(&arg); e < n; ++e)
           values[e] = bound * uniform(state);
       } else if (arg.role == AMP_ROLE_SCALE) {
-        float scale = step->initial_scale > 0 ? step->initial_scale : 65536.0f;
-        std::memcpy(buffer.data(), &scale, 4);
+        std::memcpy(buffer.data(), &step->initial_scale, 4);
       } else if (arg.role == AMP_ROLE_HYSTERESIS) {
         int32_t count =
             step->initial_hysteresis > 0 ? step->initial_hysteresis : 1;
@@ -406,6 +405,15 @@ amprt_session *amprt_session_create(const amprt_artifact *artifact,
            "amp.loss result)");
     return nullptr;
   }
+  // amp-compile writes the scaler's start for every step that has one.
+  for (int32_t i = 0; i < step->num_args; ++i)
+    if (step->args[i].role == AMP_ROLE_SCALE && !(step->initial_scale > 0)) {
+      report(error, error_size,
+             "the training step '%s' has a loss-scale argument but no "
+             "positive initial scale",
+             step->name);
+      return nullptr;
+    }
   auto *session = new amprt_session;
   session->artifact = artifact;
   session->step = step;

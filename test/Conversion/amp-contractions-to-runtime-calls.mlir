@@ -1,5 +1,5 @@
 // RUN: amp-opt %s --split-input-file --amp-contractions-to-runtime-calls | FileCheck %s
-// RUN: amp-opt %s --split-input-file --amp-contractions-to-runtime-calls=prefix=amp_rt_cuda | FileCheck %s --check-prefix=CUDA
+// RUN: amp-opt %s --split-input-file --amp-contractions-to-runtime-calls=runtime=cuda | FileCheck %s --check-prefix=CUDA
 
 // One declaration per (type, batched), called with fully dynamic strided
 // casts of the operands; the linalg op is gone.

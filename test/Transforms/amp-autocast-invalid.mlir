@@ -1,8 +1,10 @@
 // Every user-facing error of --amp-autocast is a located diagnostic, and the
 // input is left as it was.
 // RUN: split-file %s %t
-// RUN: amp-opt %t/precision.mlir --amp-autocast="precision=f17" --verify-diagnostics
-// RUN: amp-opt %t/cast-dialect.mlir --amp-autocast="cast-dialect=llvm" --verify-diagnostics
+// Closed choices are refused when the options are parsed, with the choices.
+// RUN: not amp-opt %t/empty.mlir --amp-autocast="precision=f17" 2>&1 | FileCheck %s --check-prefix=PRECISION
+// RUN: not amp-opt %t/empty.mlir --amp-autocast="cast-dialect=llvm" 2>&1 | FileCheck %s --check-prefix=CAST
+// RUN: amp-opt %t/file-precision.mlir --amp-autocast="policy=%S/Inputs/policy-bad-precision.json" --verify-diagnostics
 // RUN: amp-opt %t/missing.mlir --amp-autocast="policy=%t/does-not-exist.json" --verify-diagnostics
 // RUN: amp-opt %t/malformed.mlir --amp-autocast="policy=%S/Inputs/policy-malformed.json" --verify-diagnostics
 // RUN: amp-opt %t/unknown-op.mlir --amp-autocast="policy=%S/Inputs/policy-unknown-op.json" --verify-diagnostics
@@ -13,17 +15,19 @@
 // RUN: amp-opt %t/report-policy.mlir --amp-precision-report="policy=%S/Inputs/policy-malformed.json" --verify-diagnostics
 // RUN: amp-opt %t/report-output.mlir --amp-precision-report="output=%t/no-such-dir/report.txt" --verify-diagnostics
 
-//--- precision.mlir
-// expected-error@+1 {{amp-autocast: unknown precision 'f17' (expected f16 or bf16)}}
+// PRECISION: for the --precision option: 'f17' is not one of f16, bf16
+// CAST: for the --cast-dialect option: 'llvm' is not one of tosa, arith
+
+//--- empty.mlir
+module {
+}
+
+//--- file-precision.mlir
+// expected-error-re@+1 {{amp-autocast: policy file '{{.*}}policy-bad-precision.json': unknown precision 'f8' (expected f16 or bf16)}}
 module {
   func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
     return %a : tensor<4xf32>
   }
-}
-
-//--- cast-dialect.mlir
-// expected-error@+1 {{amp-autocast: unknown cast-dialect 'llvm' (expected tosa or arith)}}
-module {
 }
 
 //--- missing.mlir

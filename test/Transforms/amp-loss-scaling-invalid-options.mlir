@@ -1,6 +1,7 @@
 // Bad --amp-loss-scaling options are located errors on the module.
 // RUN: split-file %s %t
-// RUN: amp-opt %t/options.mlir --amp-loss-scaling="mode=adaptive" --verify-diagnostics
+// RUN: not amp-opt %t/options.mlir --amp-loss-scaling="mode=adaptive" 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: not amp-opt %t/options.mlir --amp-pipeline="loss-scaling=adaptive" 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: amp-opt %t/backoff.mlir --amp-loss-scaling="backoff-factor=1.5" --verify-diagnostics
 // RUN: amp-opt %t/growth.mlir --amp-loss-scaling="growth-factor=0.5" --verify-diagnostics
 // RUN: amp-opt %t/interval.mlir --amp-loss-scaling="growth-interval=0" --verify-diagnostics
@@ -8,8 +9,10 @@
 // RUN: amp-opt %t/scale.mlir --amp-loss-scaling="mode=static scale=0" --verify-diagnostics
 // RUN: amp-opt %t/hysteresis.mlir --amp-loss-scaling="hysteresis=0" --verify-diagnostics
 
+// MODE: for the --mode option: 'adaptive' is not one of dynamic, static, none
+// PIPELINE: for the --loss-scaling option: 'adaptive' is not one of auto, dynamic, static, none
+
 //--- options.mlir
-// expected-error@+1 {{amp-loss-scaling: unknown mode 'adaptive' (expected dynamic, static or none)}}
 module {
 }
 

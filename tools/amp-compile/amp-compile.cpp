@@ -39,13 +39,10 @@ static llvm::cl::opt<std::string> outputFile("o",
                                              llvm::cl::desc("Output artifact"),
                                              llvm::cl::value_desc("file.so"),
                                              llvm::cl::Required);
-static llvm::cl::opt<std::string>
-    target("target",
-           llvm::cl::desc("cpu (libamprt), cuda (kernels + cuBLASLt, "
-                          "libamprt_cuda) or cuda-emulated (the CUDA path's "
-                          "kernels as host loops: tests the GPU mapping on a "
-                          "CPU)"),
-           llvm::cl::init("cpu"));
+static llvm::cl::opt<amp::ArtifactTarget, false,
+                     amp::ChoiceParser<amp::ArtifactTarget>>
+    target("target", llvm::cl::desc("What the artifact runs on"),
+           llvm::cl::init(amp::ArtifactTarget::CPU), amp::kArtifactTargets);
 static llvm::cl::opt<std::string>
     cudaChip("cuda-chip", llvm::cl::desc("GPU architecture for --target=cuda"),
              llvm::cl::init("sm_90"));
@@ -53,11 +50,21 @@ static llvm::cl::opt<std::string>
     cudaToolkit("cuda-toolkit",
                 llvm::cl::desc("CUDA toolkit (ptxas, fatbinary, libdevice) for "
                                "--target=cuda"),
-                llvm::cl::init(AMP_CUDA_TOOLKIT_DIR));
-static llvm::cl::opt<std::string> precision(
-    "precision",
-    llvm::cl::desc("f32 (no mixed precision), f16 or bf16 (--amp-pipeline)"),
-    llvm::cl::init("f16"));
+                llvm::cl::init(
+                    amp::AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath()));
+// `--precision=f32` compiles the graph as written: a value outside the
+// pipeline's low precisions.
+static constexpr amp::LowPrecision kNoMixedPrecision =
+    static_cast<amp::LowPrecision>(-1);
+static constexpr llvm::cl::OptionEnumValue kNoMixedPrecisionTable[] = {
+    clEnumValN(kNoMixedPrecision, "f32", "no mixed precision")};
+static llvm::cl::opt<amp::LowPrecision, false,
+                     amp::ChoiceParser<amp::LowPrecision>>
+    precision(
+    "precision", llvm::cl::desc("The low precision of --amp-pipeline"),
+    llvm::cl::init(amp::kDefaultLowPrecision),
+    amp::EnumChoices<amp::LowPrecision>(kNoMixedPrecisionTable),
+    amp::kLowPrecisions);
 static llvm::cl::opt<std::string> ampOptions(
     "amp-options",
     llvm::cl::desc("More --amp-pipeline options, e.g. \"loss-scaling=none\""),
@@ -94,17 +101,6 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 
-  if (target != "cpu" && target != "cuda" && target != "cuda-emulated") {
-    llvm::errs() << "amp-compile: unknown target '" << target
-                 << "' (expected cpu, cuda or cuda-emulated)\n";
-    return 1;
-  }
-  if (precision != "f32" && precision != "f16" && precision != "bf16") {
-    llvm::errs() << "amp-compile: unknown precision '" << precision
-                 << "' (expected f32, f16 or bf16)\n";
-    return 1;
-  }
-
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
   if (!input) {
@@ -118,12 +114,20 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  if (precision != "f32") {
+  if (precision != kNoMixedPrecision) {
+    std::unique_ptr<amp::AMPPipelineOptions> pipelineOptions =
+        amp::AMPPipelineOptions::createFromString(ampOptions);
+    if (!pipelineOptions) {
+      llvm::errs() << "amp-compile: bad --amp-options '" << ampOptions
+                   << "'\n";
+      return 1;
+    }
+    // A precision inside --amp-options wins, as it always has.
+    if (!pipelineOptions->precision.hasValue())
+      pipelineOptions->precision = precision;
     PassManager pm(&context);
-    std::string pipeline =
-        "amp-pipeline{precision=" + precision + " " + ampOptions + "}";
-    if (failed(parsePassPipeline(pipeline, pm, llvm::errs())) ||
-        failed(pm.run(*module)))
+    amp::buildAMPPipeline(pm, *pipelineOptions);
+    if (failed(pm.run(*module)))
       return 1;
   }
   if (!emitMLIR.empty()) {
@@ -138,10 +142,7 @@ int main(int argc, char **argv) {
   }
 
   amp::ArtifactOptions options;
-  options.target = target == "cuda" ? amp::ArtifactTarget::CUDA
-                   : target == "cuda-emulated"
-                       ? amp::ArtifactTarget::CUDAEmulated
-                       : amp::ArtifactTarget::CPU;
+  options.target = target;
   options.cudaChip = cudaChip;
   options.cudaToolkit = cudaToolkit;
   options.outputPath = outputFile;
@@ -156,7 +157,7 @@ int main(int argc, char **argv) {
       !llvm::sys::fs::exists(options.runtimeIncludeDir + "/amp_artifact.h"))
     options.runtimeIncludeDir = (prefix + "/include").str();
   std::string runtimeName =
-      target == "cuda" ? "/libamprt_cuda.so" : "/libamprt.so";
+      target == amp::ArtifactTarget::CUDA ? "/libamprt_cuda.so" : "/libamprt.so";
   if (runtimeLibrary.getNumOccurrences() == 0 &&
       !llvm::sys::fs::exists(options.runtimeLibraryDir + runtimeName))
     options.runtimeLibraryDir = (prefix + "/lib").str();

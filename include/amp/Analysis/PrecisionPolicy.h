@@ -1,7 +1,7 @@
 //===- PrecisionPolicy.h - which ops may run in low precision ---*- C++ -*-===//
 //
 // The autocast policy: every op name is in one of four categories (allow,
-// deny, infer, clear; see DESIGN.md). The lists are data: the default
+// deny, infer, clear; see docs/autocast.md). The lists are data: the default
 // follows PyTorch's CUDA autocast lists and TF's AutoMixedPrecision
 // categories, and pass options or a JSON file move ops between them.
 //
@@ -10,6 +10,9 @@
 #ifndef AMP_ANALYSIS_PRECISIONPOLICY_H
 #define AMP_ANALYSIS_PRECISIONPOLICY_H
 
+#include "amp/Support/EnumChoices.h"
+
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
@@ -17,6 +20,20 @@
 #include <string>
 
 namespace mlir::amp {
+
+/// The low-precision float type autocast runs ops in.
+enum class LowPrecision { F16, BF16 };
+
+inline constexpr llvm::cl::OptionEnumValue kLowPrecisionTable[] = {
+    clEnumValN(LowPrecision::F16, "f16", "IEEE half precision"),
+    clEnumValN(LowPrecision::BF16, "bf16", "bfloat16 (f32's exponent range)"),
+};
+inline constexpr EnumChoices<LowPrecision> kLowPrecisions{kLowPrecisionTable};
+inline constexpr LowPrecision kDefaultLowPrecision = LowPrecision::F16;
+
+/// The MLIR type of `precision`.
+FloatType getLowPrecisionType(LowPrecision precision, MLIRContext *context);
+
 
 /// What the policy says about an op.
 enum class OpCategory {
@@ -47,7 +64,7 @@ StringRef stringifyOpCategory(OpCategory category);
 /// classified from the payload unless the policy names them.
 class PrecisionPolicy {
 public:
-  /// The default policy of DESIGN.md.
+  /// The default policy (docs/autocast.md).
   static PrecisionPolicy getDefault();
 
   /// Puts `opName` in `category` (one of Allow, Deny, Infer, Clear, or
@@ -66,9 +83,10 @@ public:
   /// Applies a JSON policy file. Errors name the file and, for syntax
   /// errors, the line and column; they are reported through `emitError`.
   /// `context` is used to check that every named op exists.
+  /// A `precision` key is returned in `precision`.
   LogicalResult loadFile(StringRef path, MLIRContext *context,
                          function_ref<InFlightDiagnostic()> emitError,
-                         std::optional<std::string> *precision = nullptr);
+                         std::optional<LowPrecision> *precision = nullptr);
 
   /// Moves each op of `opNames` to `category`, checking that it exists.
   LogicalResult applyList(ArrayRef<std::string> opNames, OpCategory category,
@@ -95,5 +113,7 @@ bool isFloatLike(Type type);
 Type withElementType(Type type, Type elementType);
 
 } // namespace mlir::amp
+
+AMP_DECLARE_CHOICE_OPTION(::mlir::amp::LowPrecision)
 
 #endif // AMP_ANALYSIS_PRECISIONPOLICY_H

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include "amp/Transforms/PassOptions.h"
+
 namespace mlir::amp {
 
 #define GEN_PASS_DECL

@@ -16,14 +16,15 @@ def ContractionsToRuntimeCallsPass
     f32 (f16 and bf16 inputs are widened first: their products are exact in
     f32, so this is f16 x f16 with f32 accumulation up to summation order).
     The calls accumulate into the output, as the linalg ops do. Other
-    contractions stay loops. With `prefix=amp_rt_cuda` the callees are
-    libamprt_cuda's cuBLASLt GEMMs on device buffers instead (the CUDA
+    contractions stay loops. With `runtime=cuda` the callees are
+    libamprt_cuda's `amp_rt_cuda_*` cuBLASLt GEMMs on device buffers instead (the CUDA
     path); distinct names keep both runtimes loadable in one process.
   }];
   let options = [
-    Option<"prefix", "prefix", "std::string", /*default=*/"\"amp_rt\"",
-           "Name prefix of the runtime GEMM functions: amp_rt (CPU, "
-           "libamprt) or amp_rt_cuda (CUDA, libamprt_cuda)">,
+    Option<"runtime", "runtime", "::mlir::amp::GemmRuntime",
+           /*default=*/"::mlir::amp::GemmRuntime::CPU",
+           "The runtime whose GEMMs are called",
+           "::mlir::amp::kGemmRuntimes">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -1,16 +1,20 @@
 //===- Pipelines.h - the amp pass pipelines ---------------------*- C++ -*-===//
+//
+// Pipelines built in C++ from small stage builders, each registered under a
+// flag (`--amp-pipeline`, `--amp-lower-to-cpu`, ...) that tools, tests and
+// embedders share. Options are typed; defaults come from the pass options
+// (amp/Transforms/PassOptions.h, amp/Dialect/AMP/IR/LossScaling.h).
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef AMP_PIPELINES_PIPELINES_H
 #define AMP_PIPELINES_PIPELINES_H
 
+#include "amp/Dialect/AMP/IR/LossScaling.h"
+#include "amp/Transforms/PassOptions.h"
+
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
-
-#include <limits>
-
-#ifndef AMP_CUDA_TOOLKIT_DIR
-#define AMP_CUDA_TOOLKIT_DIR "/usr/local/cuda"
-#endif
 
 namespace mlir {
 class OpPassManager;
@@ -18,12 +22,23 @@ class OpPassManager;
 
 namespace mlir::amp {
 
+/// `loss-scaling=auto` of `--amp-pipeline` (dynamic for f16, none for
+/// bf16): a value outside the pass's LossScalingMode choices.
+inline constexpr LossScalingMode kAutoLossScaling =
+    static_cast<LossScalingMode>(-1);
+inline constexpr llvm::cl::OptionEnumValue kAutoLossScalingTable[] = {
+    clEnumValN(kAutoLossScaling, "auto",
+               "dynamic for f16, none for bf16 (f32's exponent range)"),
+};
+
 /// Options of `--amp-pipeline`: those of autocast, master weights and loss
-/// scaling, with loss scaling chosen from the precision by default.
+/// scaling under the same names and with the same defaults, and
+/// `loss-scaling`, which may also be `auto`.
 struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
-  Option<std::string> precision{
-      *this, "precision", llvm::cl::desc("Low-precision type: f16 or bf16"),
-      llvm::cl::init("f16")};
+  Option<LowPrecision> precision{*this, "precision",
+                                 llvm::cl::desc("Low-precision type"),
+                                 llvm::cl::init(kDefaultLowPrecision),
+                                 kLowPrecisions};
   ListOption<std::string> allowOps{
       *this, "allow", llvm::cl::desc("Op names moved to the allow category")};
   ListOption<std::string> denyOps{
@@ -32,65 +47,83 @@ struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
       *this, "infer", llvm::cl::desc("Op names moved to the infer category")};
   ListOption<std::string> clearOps{
       *this, "clear", llvm::cl::desc("Op names moved to the clear category")};
-  Option<std::string> policyFile{*this, "policy",
-                                 llvm::cl::desc("JSON policy file")};
-  Option<std::string> castDialect{
-      *this, "cast-dialect", llvm::cl::desc("Casts on tensors: tosa or arith"),
-      llvm::cl::init("tosa")};
+  Option<std::string> policyFile{
+      *this, "policy",
+      llvm::cl::desc("JSON policy file applied before the list options")};
+  Option<CastDialect> castDialect{
+      *this, "cast-dialect",
+      llvm::cl::desc("Dialect of the casts inserted on tensors"),
+      llvm::cl::init(kDefaultCastDialect), kCastDialects};
   Option<bool> cacheWorkingCopy{
       *this, "cache-working-copy",
       llvm::cl::desc("Keep low-precision working copies as step state (O2)"),
       llvm::cl::init(false)};
-  Option<std::string> lossScaling{
-      *this, "loss-scaling",
-      llvm::cl::desc("auto (f16: dynamic, bf16: none), dynamic, static or "
-                     "none"),
-      llvm::cl::init("auto")};
-  Option<float> scale{*this, "scale",
-                      llvm::cl::desc("Initial (dynamic) or constant (static) "
-                                     "loss scale"),
-                      llvm::cl::init(65536.0f)};
-  Option<float> growthFactor{*this, "growth-factor",
-                             llvm::cl::desc("Scale growth factor"),
-                             llvm::cl::init(2.0f)};
-  Option<float> backoffFactor{*this, "backoff-factor",
-                              llvm::cl::desc("Scale backoff factor"),
-                              llvm::cl::init(0.5f)};
+  Option<LossScalingMode> lossScaling{
+      *this, "loss-scaling", llvm::cl::desc("How the loss is scaled"),
+      llvm::cl::init(kAutoLossScaling),
+      EnumChoices<LossScalingMode>(kAutoLossScalingTable), kLossScalingModes};
+  Option<float> scale{
+      *this, "scale",
+      llvm::cl::desc("Initial (dynamic) or constant (static) loss scale"),
+      llvm::cl::init(LossScalingConfig::kDefaultScale)};
+  Option<float> growthFactor{
+      *this, "growth-factor", llvm::cl::desc("Scale growth factor"),
+      llvm::cl::init(LossScalingConfig::kDefaultGrowthFactor)};
+  Option<float> backoffFactor{
+      *this, "backoff-factor", llvm::cl::desc("Scale backoff factor"),
+      llvm::cl::init(LossScalingConfig::kDefaultBackoffFactor)};
   Option<int64_t> growthInterval{
       *this, "growth-interval",
       llvm::cl::desc("Steps without overflow before growth"),
-      llvm::cl::init(2000)};
+      llvm::cl::init(LossScalingConfig::kDefaultGrowthInterval)};
   Option<float> minScale{*this, "min-scale",
                          llvm::cl::desc("Lower bound of the scale"),
-                         llvm::cl::init(0.0f)};
-  Option<float> maxScale{
-      *this, "max-scale", llvm::cl::desc("Upper bound of the scale"),
-      llvm::cl::init(std::numeric_limits<float>::infinity())};
+                         llvm::cl::init(LossScalingConfig::kDefaultMinScale)};
+  Option<float> maxScale{*this, "max-scale",
+                         llvm::cl::desc("Upper bound of the scale"),
+                         llvm::cl::init(LossScalingConfig::kDefaultMaxScale)};
   Option<int64_t> hysteresis{
       *this, "hysteresis",
       llvm::cl::desc("Overflows tolerated before backing off"),
-      llvm::cl::init(1)};
+      llvm::cl::init(LossScalingConfig::kDefaultHysteresis)};
 };
 
 /// The loss-scaling mode `options` ask for, with `auto` resolved from the
 /// precision.
-std::string resolveLossScalingMode(const AMPPipelineOptions &options);
+LossScalingMode resolveLossScalingMode(const AMPPipelineOptions &options);
 
 /// autocast, cleanup (canonicalize, CSE), master weights, loss scaling.
 void buildAMPPipeline(OpPassManager &pm, const AMPPipelineOptions &options);
 
-/// Lowers a (mixed-precision) training module on tensors to the LLVM
-/// dialect for the CPU: amp ops, TOSA to linalg, one-shot bufferization
-/// with results as out-params, loops, LLVM. Public functions keep a C
-/// interface (`_mlir_ciface_<name>`) and read-only arguments.
-LogicalResult buildAMPLowerToCPUPipeline(OpPassManager &pm);
+//===----------------------------------------------------------------------===//
+// Lowering stages, shared by the targets
+//===----------------------------------------------------------------------===//
 
-/// Lowers the same module for CUDA (sm_90): the same bufferization, GEMMs
-/// as libamprt_cuda calls (cuBLASLt), the other loop nests mapped to GPU
-/// blocks and threads and outlined as kernels (compiled to a fatbin with
-/// the CUDA toolkit's ptxas), host buffers in managed memory, host code to
-/// LLVM calling the mgpu* ABI that libamprt_cuda implements. Loops with no
-/// parallel dimension (whole-tensor reductions) stay sequential host code.
+/// Tensors to buffers: amp ops and TOSA to linalg (the markers go once the
+/// amp ops are lowered), elementwise fusion, one-shot bufferization with
+/// results as out-params (the runtime owns every buffer).
+void addBufferizationPasses(OpPassManager &pm);
+
+/// On buffers: matmuls to `runtime`'s GEMMs, then the buffer releases.
+void addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime);
+
+/// Loops on buffers to the LLVM dialect for the host (MLIR's CPU path).
+void addCPULoopsToLLVMPasses(OpPassManager &pm);
+
+/// Linalg on buffers to `gpu.launch` nests (in each function): parallel
+/// dimensions outermost, collapsed, tiled and mapped to blocks and threads.
+void addGPUMappingPasses(OpPassManager &funcPm);
+
+//===----------------------------------------------------------------------===//
+// Whole lowerings
+//===----------------------------------------------------------------------===//
+
+/// Lowers a (mixed-precision) training module on tensors to the LLVM
+/// dialect for the CPU: bufferization, GEMMs as libamprt calls, loops, LLVM.
+/// Public functions keep a C interface and read-only arguments.
+void buildAMPLowerToCPUPipeline(OpPassManager &pm);
+
+/// Options of `--amp-lower-to-cuda`.
 struct AMPLowerToCUDAOptions
     : public PassPipelineOptions<AMPLowerToCUDAOptions> {
   Option<std::string> chip{
@@ -99,17 +132,26 @@ struct AMPLowerToCUDAOptions
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit: ptxas, fatbinary and libdevice"),
-      llvm::cl::init(AMP_CUDA_TOOLKIT_DIR)};
+      llvm::cl::init(getDefaultCUDAToolkitPath())};
+
+  /// The toolkit this build found (/usr/local/cuda when it found none).
+  static std::string getDefaultCUDAToolkitPath();
 };
-LogicalResult
-buildAMPLowerToCUDAPipeline(OpPassManager &pm,
-                            const AMPLowerToCUDAOptions &options = {});
+
+/// Lowers the same module for CUDA (sm_90): the same bufferization, GEMMs
+/// as libamprt_cuda calls (cuBLASLt), the other loop nests mapped to GPU
+/// blocks and threads and outlined as kernels (compiled to a fatbin with
+/// the toolkit's ptxas), host buffers in managed memory, host code to LLVM
+/// calling the mgpu* ABI that libamprt_cuda implements. Loops with no
+/// parallel dimension (whole-tensor reductions) stay sequential host code.
+void buildAMPLowerToCUDAPipeline(OpPassManager &pm,
+                                 const AMPLowerToCUDAOptions &options = {});
 
 /// The CUDA path's loop nests, tiled, mapped and bounds-checked exactly as
 /// for the GPU, run as host loops (amp-emulate-gpu-launches) and lowered
 /// like the CPU path (CPU GEMMs, no managed memory): a CPU build whose
 /// results must equal the CPU path's, to test the GPU mapping without a GPU.
-LogicalResult buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm);
+void buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm);
 
 /// Registers `--amp-pipeline`, `--amp-lower-to-cpu`, `--amp-lower-to-cuda`
 /// and `--amp-lower-to-cuda-emulated`

@@ -13,6 +13,8 @@
 #ifndef AMP_TARGET_ARTIFACT_H
 #define AMP_TARGET_ARTIFACT_H
 
+#include "amp/Support/EnumChoices.h"
+
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
@@ -23,6 +25,17 @@ namespace mlir::amp {
 /// kernels run as host loops (amp-lower-to-cuda-emulated), for testing the
 /// GPU mapping without a GPU.
 enum class ArtifactTarget { CPU, CUDA, CUDAEmulated };
+
+inline constexpr llvm::cl::OptionEnumValue kArtifactTargetTable[] = {
+    clEnumValN(ArtifactTarget::CPU, "cpu", "host code and libamprt"),
+    clEnumValN(ArtifactTarget::CUDA, "cuda",
+               "kernels + cuBLASLt through libamprt_cuda"),
+    clEnumValN(ArtifactTarget::CUDAEmulated, "cuda-emulated",
+               "the CUDA path's kernels as host loops: tests the GPU mapping "
+               "on a CPU"),
+};
+inline constexpr EnumChoices<ArtifactTarget> kArtifactTargets{
+    kArtifactTargetTable};
 
 struct ArtifactOptions {
   ArtifactTarget target = ArtifactTarget::CPU;
@@ -50,5 +63,7 @@ LogicalResult compileToArtifact(ModuleOp module,
                                 const ArtifactOptions &options);
 
 } // namespace mlir::amp
+
+AMP_DECLARE_CHOICE_OPTION(::mlir::amp::ArtifactTarget)
 
 #endif // AMP_TARGET_ARTIFACT_H

@@ -11,7 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-#include <limits>
+#include "amp/Transforms/PassOptions.h"
 
 namespace mlir::amp {
 

@@ -9,29 +9,9 @@
 #define AMP_TRANSFORMS_TRAININGTRANSFORMS_H
 
 #include "amp/Analysis/TrainingGraph.h"
-
-#include <limits>
+#include "amp/Dialect/AMP/IR/LossScaling.h"
 
 namespace mlir::amp {
-
-enum class LossScalingMode { Dynamic, Static, None };
-
-FailureOr<LossScalingMode> parseLossScalingMode(StringRef name);
-
-/// Loss-scaling parameters; the defaults are PyTorch GradScaler's.
-struct LossScalingConfig {
-  LossScalingMode mode = LossScalingMode::Dynamic;
-  float scale = 65536.0f;
-  float growthFactor = 2.0f;
-  float backoffFactor = 0.5f;
-  int64_t growthInterval = 2000;
-  float minScale = 0.0f;
-  float maxScale = std::numeric_limits<float>::infinity();
-  int64_t hysteresis = 1;
-
-  /// Reports out-of-range values as errors on `anchor`.
-  LogicalResult verify(Operation *anchor) const;
-};
 
 /// Rewrites one training step for loss scaling (see the pass's docs).
 LogicalResult applyLossScaling(TrainingGraph &graph,

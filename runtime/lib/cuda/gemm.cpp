@@ -30,6 +30,17 @@
 
 using namespace amprt::cuda;
 
+// The entry points of amprt_gemm.def, declared from the list: a definition
+// below with another signature does not compile (test/Runtime checks that
+// each one is exported).
+extern "C" {
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
+  void _mlir_ciface_amp_rt_cuda_##NAME(StridedMemRef<C_TYPE, RANK> *a,            \
+                                    StridedMemRef<C_TYPE, RANK> *b,            \
+                                    StridedMemRef<float, RANK> *c);
+#include "amprt_gemm.def"
+}
+
 namespace {
 
 void checkBlas(cublasStatus_t status, const char *what) {

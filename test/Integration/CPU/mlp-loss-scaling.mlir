@@ -1,5 +1,5 @@
 // The example MLP step through --amp-pipeline=precision=f16, lowered with
-// --amp-lower-ops and MLIR's TOSA and CPU pipelines, and run: a normal step
+// --amp-lower-to-cpu (GEMMs in libamprt), and run: a normal step
 // updates the params and counts toward growth; a step whose scaled
 // gradients overflow f16 sets found_inf, returns every param bit-identical
 // and backs the scale off.
@@ -8,9 +8,8 @@
 // RUN: amp-opt %amp_src_root/examples/mlp/train_step.mlir --amp-pipeline="precision=f16 growth-interval=2" \
 // RUN:   | sed -e '/^module {$/d' -e '/^}$/d' > %t.step.mlir
 // RUN: cat %t.step.mlir %s \
-// RUN:   | amp-opt --amp-lower-ops --tosa-to-linalg-pipeline \
-// RUN:   | amp-opt --tosa-to-tensor --tosa-to-arith --linalg-fuse-elementwise-ops %cpu_pipeline \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_c_runner_utils \
+// RUN:   | amp-opt --amp-lower-to-cpu \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_c_runner_utils,%amprt \
 // RUN:   | FileCheck %s
 
 func.func private @printF32(f32)

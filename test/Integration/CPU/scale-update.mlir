@@ -1,8 +1,8 @@
-// Executes amp.update_scale, lowered by --amp-lower-ops and compiled
-// with MLIR's CPU pipeline: the sequences of the loss-scaling issue and
+// Executes amp.update_scale, lowered and compiled by
+// --amp-lower-to-cpu: the sequences of the loss-scaling issue and
 // PyTorch's GradScaler semantics, with exact (power-of-two) values.
-// RUN: amp-opt %s --amp-lower-ops | amp-opt %cpu_pipeline \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_c_runner_utils \
+// RUN: amp-opt %s --amp-lower-to-cpu \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_c_runner_utils,%amprt \
 // RUN:   | FileCheck %s
 
 func.func private @printF32(f32)

@@ -5,8 +5,8 @@
 // RUN: split-file %s %t
 // RUN: amp-opt %t/step.mlir --amp-loss-scaling="growth-interval=3" \
 // RUN:   | sed -e '/^module {$/d' -e '/^}$/d' > %t/step.scaled.mlir
-// RUN: cat %t/step.scaled.mlir %t/driver.mlir | amp-opt --amp-lower-ops %cpu_pipeline \
-// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_c_runner_utils \
+// RUN: cat %t/step.scaled.mlir %t/driver.mlir | amp-opt --amp-lower-to-cpu \
+// RUN:   | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_c_runner_utils,%amprt \
 // RUN:   | FileCheck %s
 
 //--- step.mlir

@@ -1,6 +1,7 @@
 //===- AMPOps.cpp - amp dialect operations --------------------------------===//
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
+#include "amp/Dialect/AMP/IR/LossScaling.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -92,23 +93,17 @@ void UpdateScaleOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult UpdateScaleOp::verify() {
-  float growth = getGrowthFactor().convertToFloat();
-  float backoff = getBackoffFactor().convertToFloat();
-  float minScale = getMinScale().convertToFloat();
-  float maxScale = getMaxScale().convertToFloat();
-  if (!(growth >= 1.0f))
-    return emitOpError("growth_factor must be at least 1, got ") << growth;
-  if (!(backoff > 0.0f && backoff <= 1.0f))
-    return emitOpError("backoff_factor must be in (0, 1], got ") << backoff;
-  if (getGrowthInterval() < 1)
-    return emitOpError("growth_interval must be at least 1, got ")
-           << getGrowthInterval();
-  if (!(minScale >= 0.0f) || !(minScale <= maxScale))
-    return emitOpError("needs 0 <= min_scale <= max_scale, got ")
-           << minScale << " and " << maxScale;
-  if (getHysteresis() < 1)
-    return emitOpError("hysteresis must be at least 1, got ")
-           << getHysteresis();
+  // The same ranges as the pass options that make this op.
+  LossScalingConfig config;
+  config.growthFactor = getGrowthFactor().convertToFloat();
+  config.backoffFactor = getBackoffFactor().convertToFloat();
+  config.growthInterval = getGrowthInterval();
+  config.minScale = getMinScale().convertToFloat();
+  config.maxScale = getMaxScale().convertToFloat();
+  config.hysteresis = getHysteresis();
+  if (failed(config.verify([&] { return emitOpError(); },
+                           LossScalingConfig::Spelling::Attribute)))
+    return failure();
   bool hasTracker = static_cast<bool>(getHysteresisTracker());
   if (hasTracker != (getHysteresis() > 1))
     return emitOpError("takes a hysteresis tracker exactly when hysteresis > "
