@@ -4,11 +4,8 @@
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -32,67 +29,8 @@ StringRef mlir::amp::stringifyPaintReason(PaintReason reason) {
 }
 
 //===----------------------------------------------------------------------===//
-// What an op can do in low precision
-//===----------------------------------------------------------------------===//
-
-static bool isTosaContraction(Operation *op) {
-  return isa<tosa::MatMulOp, tosa::Conv2DOp, tosa::Conv3DOp,
-             tosa::DepthwiseConv2DOp, tosa::TransposeConv2DOp>(op);
-}
-
-/// A linalg op that sums into its inits: its inits and results must stay
-/// f32 when its inputs go low.
-static bool isAccumulatingLinalgOp(linalg::LinalgOp op) {
-  if (op.getNumReductionLoops() == 0 || !op.getBlock())
-    return false;
-  return llvm::any_of(op.getBlock()->getOperations(), [](Operation &inner) {
-    return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-               math::FmaOp>(inner);
-  });
-}
-
-/// Linalg ops whose payload is written by the user rather than generated
-/// from the op's name.
-static bool hasUserPayload(Operation *op) {
-  return isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp,
-             linalg::TransposeOp, linalg::BroadcastOp>(op);
-}
-
-bool mlir::amp::isLowOperand(Operation *op, unsigned index) {
-  if (isTosaContraction(op) && !isa<tosa::MatMulOp>(op))
-    return index != 2; // the bias is added to the f32 accumulator
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    if (isAccumulatingLinalgOp(linalgOp))
-      return !linalgOp.isDpsInit(&op->getOpOperand(index));
-  return true;
-}
-
-bool mlir::amp::isAccumulatorResult(Operation *op, unsigned index) {
-  if (isTosaContraction(op))
-    return true;
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    return isAccumulatingLinalgOp(linalgOp);
-  return false;
-}
-
-bool mlir::amp::canRunLow(Operation *op) {
-  // TOSA sums accumulate in their result type and cannot take f16 inputs
-  // with an f32 result: in low precision they would accumulate in f16.
-  if (isa<tosa::ReduceSumOp, tosa::ReduceProductOp>(op))
-    return false;
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    return hasUserPayload(op) || linalgOp.getRegionBuilder() != nullptr;
-  return true;
-}
-
-//===----------------------------------------------------------------------===//
 // Painting
 //===----------------------------------------------------------------------===//
-
-/// Ops whose regions hold a scalar payload rather than more graph.
-static bool hasPayloadRegion(Operation *op) {
-  return isa<linalg::LinalgOp, tensor::PadOp, tensor::GenerateOp>(op);
-}
 
 PrecisionPainting::PrecisionPainting(FunctionOpInterface func,
                                      const PrecisionPolicy &policy,
@@ -102,7 +40,7 @@ PrecisionPainting::PrecisionPainting(FunctionOpInterface func,
     if (op == func.getOperation())
       return WalkResult::advance();
     ops.push_back(op);
-    return hasPayloadRegion(op) ? WalkResult::skip() : WalkResult::advance();
+    return hasPayloadRegions(op) ? WalkResult::skip() : WalkResult::advance();
   });
   states.reserve(ops.size());
   classify(func, policy);

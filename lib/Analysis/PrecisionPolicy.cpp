@@ -24,30 +24,6 @@ FloatType mlir::amp::getLowPrecisionType(LowPrecision precision,
   llvm_unreachable("unhandled precision");
 }
 
-StringRef mlir::amp::stringifyOpCategory(OpCategory category) {
-  switch (category) {
-  case OpCategory::Allow:
-    return "allow";
-  case OpCategory::Deny:
-    return "deny";
-  case OpCategory::Infer:
-    return "infer";
-  case OpCategory::Clear:
-    return "clear";
-  case OpCategory::Unknown:
-    return "unknown";
-  case OpCategory::Boundary:
-    return "boundary";
-  case OpCategory::Cast:
-    return "cast";
-  case OpCategory::Materializable:
-    return "constant";
-  case OpCategory::NoFloat:
-    return "no-float";
-  }
-  llvm_unreachable("unhandled category");
-}
-
 // The default lists. Allow: PyTorch CUDA autocast's lower-precision ops
 // that MLIR has (GEMMs and convolutions). Deny: its fp32 list (exp, log,
 // pow, reciprocal, rsqrt, sums, softmax, hyperbolic and inverse trig).
@@ -257,60 +233,10 @@ static const char *const kDefaultClear[] = {
     "arith.fptoui",
 };
 
-// Ops whose handling follows from what they are, not from a list.
-static const char *const kBoundaryOps[] = {
-    "func.return",
-    "func.call",
-    "func.call_indirect",
-    "func.constant",
-    "scf.for",
-    "scf.if",
-    "scf.while",
-    "scf.yield",
-    "scf.condition",
-    "scf.execute_region",
-    "scf.index_switch",
-    "scf.forall",
-    "scf.parallel",
-    "scf.reduce",
-    "scf.reduce.return",
-    "scf.in_parallel",
-    "cf.br",
-    "cf.cond_br",
-    "cf.switch",
-    "cf.assert",
-    "tosa.cond_if",
-    "tosa.while_loop",
-    "tosa.yield",
-    "tosa.variable",
-    "tosa.variable_read",
-    "tosa.variable_write",
-    "linalg.yield",
-    "tensor.yield",
-    "tensor.pad",
-    "tensor.generate",
-    "amp.grad",
-    "amp.loss_grad",
-    "tensor.bitcast",
-    "arith.bitcast",
-    // Block-scaled (MX) formats are already low precision: kept as written.
-    "tosa.matmul_t_block_scaled",
-    "tosa.cast_to_block_scaled",
-};
-
-static const char *const kCastOps[] = {"tosa.cast", "arith.extf",
-                                       "arith.truncf"};
-static const char *const kMaterializableOps[] = {"tosa.const", "arith.constant",
-                                                 "tensor.empty"};
-
-template <size_t N>
-static bool contains(const char *const (&list)[N], StringRef name) {
-  return llvm::is_contained(ArrayRef<const char *>(list), name);
-}
-
-bool mlir::amp::isStructuralOp(StringRef opName) {
-  return contains(kBoundaryOps, opName) || contains(kCastOps, opName) ||
-         contains(kMaterializableOps, opName);
+bool mlir::amp::isStructuralOp(StringRef opName, MLIRContext *context) {
+  std::optional<RegisteredOperationName> name =
+      RegisteredOperationName::lookup(opName, context);
+  return name && getStructuralCategory(*name).has_value();
 }
 
 bool mlir::amp::isKnownOpName(StringRef opName, MLIRContext *context) {
@@ -381,9 +307,10 @@ static OpCategory classifyPayload(const PrecisionPolicy &policy,
         policy.lookup(inner.getName().getStringRef());
     if (category == OpCategory::Deny)
       return OpCategory::Deny;
+    std::optional<OpCategory> structural = getStructuralCategory(&inner);
     if (!category && !isa<linalg::IndexOp>(inner) &&
-        !contains(kCastOps, inner.getName().getStringRef()) &&
-        !contains(kMaterializableOps, inner.getName().getStringRef()))
+        structural != OpCategory::Cast &&
+        structural != OpCategory::Materializable)
       anyUnknown = true;
   }
   if (anyUnknown)
@@ -395,8 +322,8 @@ static OpCategory classifyPayload(const PrecisionPolicy &policy,
 }
 
 OpCategory PrecisionPolicy::classify(Operation *op, bool anyFloatWidth) const {
-  StringRef name = op->getName().getStringRef();
-  if (contains(kBoundaryOps, name))
+  std::optional<OpCategory> structural = getStructuralCategory(op);
+  if (structural == OpCategory::Boundary)
     return OpCategory::Boundary;
   auto touchesF32 = [&](TypeRange types) {
     return llvm::any_of(types, anyFloatWidth ? isFloatLike : isF32Like);
@@ -405,17 +332,22 @@ OpCategory PrecisionPolicy::classify(Operation *op, bool anyFloatWidth) const {
     return OpCategory::NoFloat;
   // A conversion between integers and floats moves data into or out of the
   // float world: it is retyped like a clear op (TF retypes such casts).
-  if (contains(kCastOps, name))
+  if (structural == OpCategory::Cast)
     return isFloatLike(op->getOperand(0).getType()) &&
                    isFloatLike(op->getResult(0).getType())
                ? OpCategory::Cast
                : OpCategory::Clear;
-  if (contains(kMaterializableOps, name))
+  if (structural == OpCategory::Materializable)
     return OpCategory::Materializable;
-  if (std::optional<OpCategory> category = lookup(name))
+  if (std::optional<OpCategory> category = lookup(op->getName().getStringRef()))
     return *category;
   if (isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp>(op))
     return classifyPayload(*this, cast<linalg::LinalgOp>(op));
+  // What the op's own AutocastOpInterface says, if it is a policy category.
+  std::optional<OpCategory> fallback = getDefaultCategory(op);
+  if (fallback == OpCategory::Allow || fallback == OpCategory::Deny ||
+      fallback == OpCategory::Infer || fallback == OpCategory::Clear)
+    return *fallback;
   return OpCategory::Unknown;
 }
 
@@ -438,7 +370,7 @@ PrecisionPolicy::applyList(ArrayRef<std::string> opNames, OpCategory category,
     if (!isKnownOpName(name, context))
       return emitError() << "policy names op '" << name
                          << "', which is not a registered operation";
-    if (isStructuralOp(name))
+    if (isStructuralOp(name, context))
       return emitError() << "policy cannot move op '" << name
                          << "': its precision follows from what it is "
                             "(control flow, cast or constant)";

@@ -12,7 +12,8 @@
 
 #include "amp/Analysis/PrecisionPainting.h"
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
-#include "amp/Transforms/FloatCasts.h"
+#include "amp/Dialect/AutocastModels.h"
+#include "amp/Utils/FloatCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -71,8 +72,9 @@ private:
 
 } // namespace
 
+/// The input of a float conversion (whatever dialect it is from).
 static Value getCastSource(Operation *op) {
-  if (isa<tosa::CastOp, arith::ExtFOp, arith::TruncFOp>(op))
+  if (getStructuralCategory(op) == OpCategory::Cast)
     return op->getOperand(0);
   return nullptr;
 }
@@ -129,7 +131,7 @@ Value CastCache::get(Value value, Type type) {
   if (!result) {
     OpBuilder builder(value.getContext());
     setInsertionPoint(builder, value);
-    if (def && isa<tosa::ConstOp, arith::ConstantOp, tensor::EmptyOp>(def))
+    if (def && getStructuralCategory(def) == OpCategory::Materializable)
       result = materialize(def, type, builder);
     if (!result)
       result = createCast(value, type, builder);
@@ -141,23 +143,6 @@ Value CastCache::get(Value value, Type type) {
   }
   cache[key] = result;
   return result;
-}
-
-/// Converts every element of a float constant to `elementType`.
-static Attribute convertFloatAttr(Attribute attr, FloatType elementType) {
-  const llvm::fltSemantics &semantics = elementType.getFloatSemantics();
-  auto convert = [&](APFloat value) {
-    bool lostInfo;
-    value.convert(semantics, APFloat::rmNearestTiesToEven, &lostInfo);
-    return value;
-  };
-  if (auto scalar = dyn_cast<FloatAttr>(attr))
-    return FloatAttr::get(elementType, convert(scalar.getValue()));
-  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr))
-    return dense.mapValues(elementType, [&](const APFloat &value) {
-      return convert(value).bitcastToAPInt();
-    });
-  return {};
 }
 
 Value CastCache::materialize(Operation *def, Type type, OpBuilder &builder) {
@@ -175,11 +160,14 @@ Value CastCache::materialize(Operation *def, Type type, OpBuilder &builder) {
     return tosa::ConstOp::create(builder, loc, type,
                                  cast<ElementsAttr>(values));
   }
-  auto constant = cast<arith::ConstantOp>(def);
-  Attribute value = convertFloatAttr(constant.getValue(), elementType);
-  if (!value)
-    return nullptr;
-  return arith::ConstantOp::create(builder, loc, cast<TypedAttr>(value));
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    Attribute value = convertFloatAttr(constant.getValue(), elementType);
+    if (!value)
+      return nullptr;
+    return arith::ConstantOp::create(builder, loc, cast<TypedAttr>(value));
+  }
+  // Another dialect's constant: the caller casts it instead.
+  return nullptr;
 }
 
 Value CastCache::createCast(Value value, Type type, OpBuilder &builder) {
@@ -214,9 +202,6 @@ struct AutocastRewriter {
 
   void rewrite(Operation *op, ArrayRef<Type> originalOperandTypes);
   void rewriteLowOp(Operation *op);
-  void retypeLinalgPayload(linalg::LinalgOp op);
-  void rebuildNamedLinalgRegion(linalg::LinalgOp op);
-  void fixTypedAttributes(Operation *op);
 
   Type lowered(Type type) const { return withElementType(type, lowType); }
 
@@ -257,86 +242,8 @@ void AutocastRewriter::rewriteLowOp(Operation *op) {
     if (isF32Like(result.getType()) &&
         !isAccumulatorResult(op, result.getResultNumber()))
       result.setType(lowered(result.getType()));
-  // Inits of accumulating linalg ops stay f32, but an init that is an f32
-  // value cast from a low one is read back through the cache.
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    if (isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp,
-            linalg::TransposeOp, linalg::BroadcastOp>(op))
-      retypeLinalgPayload(linalgOp);
-    else
-      rebuildNamedLinalgRegion(linalgOp);
-  }
-  fixTypedAttributes(op);
-}
-
-/// Attributes typed by the element type (tosa.clamp bounds) follow it.
-void AutocastRewriter::fixTypedAttributes(Operation *op) {
-  auto clamp = dyn_cast<tosa::ClampOp>(op);
-  if (!clamp)
-    return;
-  for (StringRef name : {"min_val", "max_val"}) {
-    auto attr = dyn_cast_or_null<FloatAttr>(op->getAttr(name));
-    if (!attr || attr.getType() == lowType)
-      continue;
-    op->setAttr(name, convertFloatAttr(attr, lowType));
-  }
-}
-
-/// A user-written payload keeps computing in f32: low block arguments are
-/// widened on entry and yielded values narrowed to low inits on exit.
-void AutocastRewriter::retypeLinalgPayload(linalg::LinalgOp op) {
-  Block *body = op.getBlock();
-  OpBuilder builder(op->getContext());
-  for (OpOperand &operand : op->getOpOperands()) {
-    BlockArgument arg = op.getMatchingBlockArgument(&operand);
-    if (!arg)
-      continue;
-    Type elementType = getElementTypeOrSelf(operand.get().getType());
-    if (arg.getType() == elementType)
-      continue;
-    Type oldType = arg.getType();
-    arg.setType(elementType);
-    bool usedInBody = llvm::any_of(arg.getUsers(), [&](Operation *user) {
-      return user != body->getTerminator();
-    });
-    if (!usedInBody)
-      continue;
-    builder.setInsertionPointToStart(body);
-    Value widened = arith::ExtFOp::create(builder, arg.getLoc(), oldType, arg);
-    arg.replaceAllUsesExcept(widened, widened.getDefiningOp());
-    // A yield of the argument itself keeps the argument.
-    Operation *terminator = body->getTerminator();
-    for (OpOperand &yielded : terminator->getOpOperands())
-      if (yielded.get() == widened)
-        yielded.set(arg);
-  }
-  Operation *terminator = body->getTerminator();
-  builder.setInsertionPoint(terminator);
-  for (OpOperand &yielded : terminator->getOpOperands()) {
-    Type wanted = getElementTypeOrSelf(
-        op.getDpsInits()[yielded.getOperandNumber()].getType());
-    Value converted = createFloatConversion(builder, terminator->getLoc(),
-                                            yielded.get(), wanted);
-    yielded.set(converted);
-  }
-}
-
-/// A named linalg op's body is generated from its operand types: build it
-/// again for the new types with the op's own region builder.
-void AutocastRewriter::rebuildNamedLinalgRegion(linalg::LinalgOp op) {
-  Region &region = op->getRegion(0);
-  Block *oldBody = &region.front();
-  auto *newBody = new Block();
-  region.push_back(newBody);
-  for (OpOperand &operand : op->getOpOperands())
-    newBody->addArgument(getElementTypeOrSelf(operand.get().getType()),
-                         op.getLoc());
-  ImplicitLocOpBuilder builder(op.getLoc(), op->getContext());
-  builder.setInsertionPointToStart(newBody);
-  op.getRegionBuilder()(builder, *newBody, op->getAttrs(),
-                        [&] { return op->emitError(); });
-  oldBody->dropAllDefinedValueUses();
-  oldBody->erase();
+  // Regions and typed attributes follow (the op's AutocastOpInterface).
+  retypeForLowPrecision(op, lowType);
 }
 
 //===----------------------------------------------------------------------===//
@@ -423,6 +330,11 @@ static unsigned autocastFunction(FunctionOpInterface func,
 namespace {
 struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
   using AutocastPassBase::AutocastPassBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    AutocastPassBase::getDependentDialects(registry);
+    registerAutocastModels(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

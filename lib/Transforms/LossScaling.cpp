@@ -10,7 +10,7 @@
 #include "amp/Transforms/Passes.h"
 
 #include "amp/Analysis/TrainingGraph.h"
-#include "amp/Transforms/FloatCasts.h"
+#include "amp/Utils/FloatCasts.h"
 #include "amp/Transforms/TrainingTransforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

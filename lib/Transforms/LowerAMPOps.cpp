@@ -8,7 +8,7 @@
 #include "amp/Transforms/Passes.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
-#include "amp/Transforms/FloatCasts.h"
+#include "amp/Utils/FloatCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -9,6 +9,8 @@
 
 #include "amp/Transforms/Passes.h"
 
+#include "amp/Dialect/AutocastModels.h"
+
 #include "amp/Analysis/PrecisionPolicy.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -122,6 +124,10 @@ namespace {
 struct PrecisionReportPass
     : public amp::impl::PrecisionReportPassBase<PrecisionReportPass> {
   using PrecisionReportPassBase::PrecisionReportPassBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registerAutocastModels(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -16,6 +16,10 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#ifdef AMP_INCLUDE_TESTS
+#include "TestAutocastDialect.h"
+#endif
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::amp::registerAllAMPPasses();
@@ -26,6 +30,10 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary (amp-lower-to-cuda) translates kernels to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::amp::registerAMPDialect(registry);
+#ifdef AMP_INCLUDE_TESTS
+  // A dialect outside amp-mlir, for the tests of the AutocastOpInterface.
+  amp_test::registerTestAutocastDialect(registry);
+#endif
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "amp-mlir optimizer driver\n", registry));

@@ -46,18 +46,6 @@ enum class PaintReason {
 
 StringRef stringifyPaintReason(PaintReason reason);
 
-/// True when operand `index` of `op` runs in low precision when `op` does.
-/// False for the operands that carry the accumulator: TOSA convolution
-/// biases and the inits of accumulating linalg ops.
-bool isLowOperand(Operation *op, unsigned index);
-
-/// True when result `index` of `op` is an f32 accumulation that stays f32
-/// when the op runs low (contractions, convolutions, linalg sums).
-bool isAccumulatorResult(Operation *op, unsigned index);
-
-/// True when autocast knows how to run `op` in low precision.
-bool canRunLow(Operation *op);
-
 class PrecisionPainting {
 public:
   /// Paints `func` for the low-precision element type `lowType`.

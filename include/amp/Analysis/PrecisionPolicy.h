@@ -10,6 +10,7 @@
 #ifndef AMP_ANALYSIS_PRECISIONPOLICY_H
 #define AMP_ANALYSIS_PRECISIONPOLICY_H
 
+#include "amp/Interfaces/AutocastOpInterface.h"
 #include "amp/Support/EnumChoices.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -35,29 +36,6 @@ inline constexpr LowPrecision kDefaultLowPrecision = LowPrecision::F16;
 FloatType getLowPrecisionType(LowPrecision precision, MLIRContext *context);
 
 
-/// What the policy says about an op.
-enum class OpCategory {
-  /// Runs low with f32 accumulation (contractions, convolutions).
-  Allow,
-  /// Always f32; makes the infer ops downstream of it f32 too.
-  Deny,
-  /// Runs low between low ops or when all its float inputs are low.
-  Infer,
-  /// Moves data; takes the precision of its neighbours.
-  Clear,
-  /// Not in the policy: kept f32, with a remark.
-  Unknown,
-  /// Control flow, calls, terminators, amp markers: kept as written.
-  Boundary,
-  /// A float-to-float conversion the input already has.
-  Cast,
-  /// A constant or empty tensor: recreated in whatever type a user needs.
-  Materializable,
-  /// Touches no f32 value (integer or f64 only): never changed.
-  NoFloat,
-};
-
-StringRef stringifyOpCategory(OpCategory category);
 
 /// A set of op-name -> category assignments. Ops with regions whose payload
 /// decides their precision (linalg.generic, linalg.map, linalg.reduce) are
@@ -76,7 +54,7 @@ public:
 
   /// The category of `op` in a graph: the structural kinds (Boundary, Cast,
   /// Materializable, NoFloat) first, then the lists, then the payload of
-  /// region ops. NoFloat means no f32 value, or with `anyFloatWidth` no
+  /// region ops, then the op's AutocastOpInterface default. NoFloat means no f32 value, or with `anyFloatWidth` no
   /// float value at all (to classify an already mixed-precision graph).
   OpCategory classify(Operation *op, bool anyFloatWidth = false) const;
 
@@ -97,8 +75,10 @@ private:
   llvm::StringMap<OpCategory> categories;
 };
 
-/// Ops whose category is fixed by structure and cannot be moved by a policy.
-bool isStructuralOp(StringRef opName);
+/// True for ops whose category is fixed by what they are (control flow,
+/// calls, terminators, casts, constants): a policy cannot move them.
+/// `opName` must be registered in `context`.
+bool isStructuralOp(StringRef opName, MLIRContext *context);
 
 /// True when `opName` is a registered op (loading its dialect if needed).
 bool isKnownOpName(StringRef opName, MLIRContext *context);

@@ -1,9 +1,10 @@
 //===- FloatCasts.h - float conversions the amp rewrites make ---*- C++ -*-===//
 
-#ifndef AMP_TRANSFORMS_FLOATCASTS_H
-#define AMP_TRANSFORMS_FLOATCASTS_H
+#ifndef AMP_UTILS_FLOATCASTS_H
+#define AMP_UTILS_FLOATCASTS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 namespace mlir::amp {
 
@@ -13,6 +14,10 @@ namespace mlir::amp {
 Value createFloatConversion(OpBuilder &builder, Location loc, Value value,
                             Type type);
 
+/// A float constant (a FloatAttr or dense float elements) with every
+/// element rounded to `elementType`; null for any other attribute.
+Attribute convertFloatAttr(Attribute attr, FloatType elementType);
+
 } // namespace mlir::amp
 
-#endif // AMP_TRANSFORMS_FLOATCASTS_H
+#endif // AMP_UTILS_FLOATCASTS_H
