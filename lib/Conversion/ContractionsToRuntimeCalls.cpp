@@ -1,6 +1,6 @@
 //===- ContractionsToRuntimeCalls.cpp - buffer matmuls to libamprt GEMM ---===//
 //
-// TOOLCHAIN.md: named ops with library_call are ignored and a generic with
+// docs/toolchain.md: named ops with library_call are ignored and a generic with
 // one callee breaks on the second shape; what works is a pass after
 // bufferization that casts the operands to fully dynamic strided memrefs and
 // calls one C-interface function per (input type, batched).
@@ -41,8 +41,7 @@ struct RuntimeGemm {
 };
 
 static constexpr RuntimeGemm kRuntimeGemms[] = {
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
-  {#NAME, #INPUT_TYPE, RANK},
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK) {#NAME, #INPUT_TYPE, RANK},
 #include "amprt_gemm.def"
 };
 

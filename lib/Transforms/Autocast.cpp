@@ -365,8 +365,8 @@ struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
     for (auto func : module.getOps<FunctionOpInterface>()) {
       if (func.isExternal())
         continue;
-      autocastFunction(func, policy, lowType, castDialect == CastDialect::Arith, explain,
-                       remarkedOps);
+      autocastFunction(func, policy, lowType, castDialect == CastDialect::Arith,
+                       explain, remarkedOps);
     }
   }
 };

@@ -3,15 +3,15 @@
 // Seeds the backward pass with the loss scale, unscales and checks all
 // gradients in one op, skips every update on overflow and updates the
 // scale, all in the compiled step (PyTorch does this in Python with a host
-// sync per step). Semantics: DESIGN.md, "Loss scaling semantics".
+// sync per step). Semantics: docs/loss-scaling.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Transforms/Passes.h"
 
 #include "amp/Analysis/TrainingGraph.h"
-#include "amp/Utils/FloatCasts.h"
 #include "amp/Transforms/TrainingTransforms.h"
+#include "amp/Utils/FloatCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -201,9 +201,8 @@ struct LossScalingPass
     config.minScale = minScale;
     config.maxScale = maxScale;
     config.hysteresis = hysteresis;
-    if (failed(config.verify([&] {
-          return module.emitError() << "amp-loss-scaling: ";
-        })))
+    if (failed(config.verify(
+            [&] { return module.emitError() << "amp-loss-scaling: "; })))
       return signalPassFailure();
     if (failed(forEachTrainingStep(module, "amp-loss-scaling",
                                    [&](TrainingGraph &graph) {

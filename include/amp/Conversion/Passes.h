@@ -5,10 +5,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -18,6 +20,9 @@ namespace mlir::amp {
 
 #define GEN_PASS_DECL
 #include "amp/Conversion/Passes.h.inc"
+
+/// Patterns lowering every amp op to linalg, arith and tensor.
+void populateLowerAMPOpsPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "amp/Conversion/Passes.h.inc"

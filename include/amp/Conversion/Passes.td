@@ -5,6 +5,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def LowerAMPOpsPass : Pass<"amp-lower-ops"> {
+  let summary = "Lower every amp op to linalg, arith and tensor";
+  let description = [{
+    Gives the amp ops their meaning in upstream dialects on tensors, ready
+    for one-shot bufferization and the CPU or GPU pipelines:
+
+    * `amp.grad` is its operand; `amp.loss_grad` is 1.0 of the loss type;
+    * `amp.unscale` is one elementwise linalg.generic per gradient
+      (multiply by 1/scale in f32) and one any-non-finite reduction chained
+      over all gradients (`|x| >= inf`, unordered, so NaN counts);
+    * `amp.update_scale` and `amp.skip_if_inf` are scalar arith on
+      extracted values.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ContractionsToRuntimeCallsPass
     : Pass<"amp-contractions-to-runtime-calls", "::mlir::ModuleOp"> {
   let summary = "Replace buffer matmuls by calls to libamprt's GEMM";
@@ -28,40 +47,6 @@ def ContractionsToRuntimeCallsPass
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];
-}
-
-def ParallelLoopsOutermostPass
-    : Pass<"amp-parallel-loops-outermost", "::mlir::func::FuncOp"> {
-  let summary = "Interchange linalg.generic loops so parallel ones come first";
-  let description = [{
-    Reorders the iteration dimensions of every `linalg.generic` so that its
-    parallel dimensions are outermost and its reductions innermost, keeping
-    the relative order within each group. A reduction over a leading axis
-    (a bias gradient summed over the batch, a mean over the batch) then
-    lowers to one parallel loop nest with a sequential reduction inside,
-    which the GPU path maps to a single kernel, instead of a sequential
-    loop around a parallel one (one kernel launch per batch row). Each
-    output element still accumulates its inputs in the same order, so
-    results are bit-identical. Run `linalg-generalize-named-ops` first to
-    include named reductions.
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
-def MapParallelLoopsToGPUPass
-    : Pass<"amp-map-parallel-loops-to-gpu", "::mlir::func::FuncOp"> {
-  let summary = "Collapse, tile and map scf.parallel nests to GPU threads";
-  let description = [{
-    For `convert-parallel-loops-to-gpu`: each outermost `scf.parallel` is
-    collapsed into one row-major dimension and tiled by 256 (or its static
-    extent rounded up to a warp if smaller), with the bounds checked inside
-    (constant block sizes); blocks are `block_x`, the tile's threads
-    `thread_x`, so a warp reads consecutive elements whatever the rank and
-    shape, and only the last block has idle threads. Nested parallel loops
-    stay sequential.
-  }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::scf::SCFDialect"];
 }
 
 def EmulateGPULaunchesPass

@@ -4,8 +4,11 @@
 #define AMP_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,9 +20,6 @@ namespace mlir::amp {
 
 #define GEN_PASS_DECL
 #include "amp/Transforms/Passes.h.inc"
-
-/// Patterns lowering every amp op to linalg, arith and tensor.
-void populateLowerAMPOpsPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "amp/Transforms/Passes.h.inc"

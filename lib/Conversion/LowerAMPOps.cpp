@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/Conversion/Passes.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 #include "amp/Utils/FloatCasts.h"
@@ -20,7 +20,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_LOWERAMPOPSPASS
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/Conversion/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Conversion/Passes.h"
+#include "amp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -24,7 +24,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_MAPPARALLELLOOPSTOGPUPASS
-#include "amp/Conversion/Passes.h.inc"
+#include "amp/Transforms/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

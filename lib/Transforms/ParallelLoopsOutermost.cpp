@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Conversion/Passes.h"
+#include "amp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -16,7 +16,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_PARALLELLOOPSOUTERMOSTPASS
-#include "amp/Conversion/Passes.h.inc"
+#include "amp/Transforms/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;
