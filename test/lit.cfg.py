@@ -41,6 +41,10 @@ config.substitutions.append(("%check_contract", "/usr/bin/python3 " + os.path.jo
     config.amp_src_root, "test", "Runtime", "Inputs", "check_contract.py")))
 config.substitutions.append(("%examples", os.path.join(config.amp_src_root, "examples")))
 
+# GoogleTest unit tests, built when Debian's libgtest-dev is installed.
+if os.path.exists(os.path.join(config.amp_obj_root, "bin", "amp-train-unittests")):
+    config.available_features.add("gtest")
+
 # Real data for the training tests: Debian's dataset-fashion-mnist.
 if os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"):
     config.available_features.add("fashion-mnist")

@@ -45,13 +45,12 @@ static llvm::cl::opt<amp::ArtifactTarget, false,
            llvm::cl::init(amp::ArtifactTarget::CPU), amp::kArtifactTargets);
 static llvm::cl::opt<std::string>
     cudaChip("cuda-chip", llvm::cl::desc("GPU architecture for --target=cuda"),
-             llvm::cl::init("sm_90"));
-static llvm::cl::opt<std::string>
-    cudaToolkit("cuda-toolkit",
-                llvm::cl::desc("CUDA toolkit (ptxas, fatbinary, libdevice) for "
-                               "--target=cuda"),
-                llvm::cl::init(
-                    amp::AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath()));
+             llvm::cl::init(amp::AMPLowerToCUDAOptions::kDefaultChip));
+static llvm::cl::opt<std::string> cudaToolkit(
+    "cuda-toolkit",
+    llvm::cl::desc("CUDA toolkit (ptxas, fatbinary, libdevice) for "
+                   "--target=cuda"),
+    llvm::cl::init(amp::AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath()));
 // `--precision=f32` compiles the graph as written: a value outside the
 // pipeline's low precisions.
 static constexpr amp::LowPrecision kNoMixedPrecision =
@@ -60,11 +59,11 @@ static constexpr llvm::cl::OptionEnumValue kNoMixedPrecisionTable[] = {
     clEnumValN(kNoMixedPrecision, "f32", "no mixed precision")};
 static llvm::cl::opt<amp::LowPrecision, false,
                      amp::ChoiceParser<amp::LowPrecision>>
-    precision(
-    "precision", llvm::cl::desc("The low precision of --amp-pipeline"),
-    llvm::cl::init(amp::kDefaultLowPrecision),
-    amp::EnumChoices<amp::LowPrecision>(kNoMixedPrecisionTable),
-    amp::kLowPrecisions);
+    precision("precision",
+              llvm::cl::desc("The low precision of --amp-pipeline"),
+              llvm::cl::init(amp::kDefaultLowPrecision),
+              amp::EnumChoices<amp::LowPrecision>(kNoMixedPrecisionTable),
+              amp::kLowPrecisions);
 static llvm::cl::opt<std::string> ampOptions(
     "amp-options",
     llvm::cl::desc("More --amp-pipeline options, e.g. \"loss-scaling=none\""),
@@ -118,8 +117,7 @@ int main(int argc, char **argv) {
     std::unique_ptr<amp::AMPPipelineOptions> pipelineOptions =
         amp::AMPPipelineOptions::createFromString(ampOptions);
     if (!pipelineOptions) {
-      llvm::errs() << "amp-compile: bad --amp-options '" << ampOptions
-                   << "'\n";
+      llvm::errs() << "amp-compile: bad --amp-options '" << ampOptions << "'\n";
       return 1;
     }
     // A precision inside --amp-options wins, as it always has.
@@ -156,8 +154,9 @@ int main(int argc, char **argv) {
   if (runtimeInclude.getNumOccurrences() == 0 &&
       !llvm::sys::fs::exists(options.runtimeIncludeDir + "/amp_artifact.h"))
     options.runtimeIncludeDir = (prefix + "/include").str();
-  std::string runtimeName =
-      target == amp::ArtifactTarget::CUDA ? "/libamprt_cuda.so" : "/libamprt.so";
+  std::string runtimeName = target == amp::ArtifactTarget::CUDA
+                                ? "/libamprt_cuda.so"
+                                : "/libamprt.so";
   if (runtimeLibrary.getNumOccurrences() == 0 &&
       !llvm::sys::fs::exists(options.runtimeLibraryDir + runtimeName))
     options.runtimeLibraryDir = (prefix + "/lib").str();

@@ -1,0 +1,166 @@
+//===- Model.cpp - the compiled step amp-train drives ---------------------===//
+
+#include "Model.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+using namespace amp_train;
+
+std::string amp_train::compileModel(const Options &options, const char *argv0) {
+  std::string self = argv0;
+  std::string dir = self.find('/') == std::string::npos
+                        ? std::string(".")
+                        : self.substr(0, self.rfind('/'));
+  std::string compiler = dir + "/amp-compile";
+  struct stat info;
+  if (stat(compiler.c_str(), &info) != 0)
+    fail("cannot find amp-compile next to amp-train (" + compiler +
+         ") to compile '" + options.model + "'");
+  char pattern[] = "/tmp/amp-train-XXXXXX";
+  if (!mkdtemp(pattern))
+    fail("cannot create a temporary directory");
+  std::string output = std::string(pattern) + "/model.so";
+  std::vector<std::string> args = {compiler, options.model, "-o", output};
+  if (!options.precision.empty())
+    args.push_back("--precision=" + options.precision);
+  if (!options.ampOptions.empty())
+    args.push_back("--amp-options=" + options.ampOptions);
+  if (!options.target.empty())
+    args.push_back("--target=" + options.target);
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char *> cargs;
+    for (std::string &a : args)
+      cargs.push_back(a.data());
+    cargs.push_back(nullptr);
+    execv(compiler.c_str(), cargs.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    fail("amp-compile failed on '" + options.model + "'");
+  return output;
+}
+
+std::optional<ModelBinding>
+amp_train::bindModel(const amp_function_info *step,
+                     const amp_function_info *predict, std::string &error) {
+  ModelBinding trainer;
+  trainer.step = step;
+  if (!trainer.step) {
+    error = "the artifact has no training step (no amp.loss result)";
+    return std::nullopt;
+  }
+  std::vector<int32_t> data;
+  for (int32_t i = 0; i < trainer.step->num_args; ++i) {
+    const amp_tensor_info &arg = trainer.step->args[i];
+    if (arg.role == AMP_ROLE_DATA)
+      data.push_back(i);
+    else if (arg.role == AMP_ROLE_PARAM)
+      trainer.params.push_back(i);
+  }
+  auto isMatrix = [](const amp_tensor_info &t, int64_t columns) {
+    return t.dtype == AMP_F32 && t.rank == 2 && t.shape[1] == columns;
+  };
+  auto isTokens = [](const amp_tensor_info &t) {
+    return t.dtype == AMP_I32 && t.rank == 2 && t.shape[1] > 0;
+  };
+  auto sameType = [](const amp_tensor_info &a, const amp_tensor_info &b) {
+    return a.rank == b.rank && a.dtype == b.dtype &&
+           std::equal(a.shape, a.shape + a.rank, b.shape);
+  };
+  // An optional third data argument, a scalar f32, is the learning rate.
+  if (data.size() == 3 && trainer.step->args[data[2]].rank == 0 &&
+      trainer.step->args[data[2]].dtype == AMP_F32) {
+    trainer.takesLearningRate = true;
+    data.pop_back();
+  }
+  if (data.size() != 2 ||
+      !(isMatrix(trainer.step->args[data[0]], kPixels) ||
+        isTokens(trainer.step->args[data[0]])) ||
+      !isMatrix(trainer.step->args[data[1]], kClasses) ||
+      trainer.step->args[data[0]].shape[0] !=
+          trainer.step->args[data[1]].shape[0]) {
+    error = std::string("training step '") + trainer.step->name +
+            "' does not take (images [batch, 784] f32 or token ids [batch, "
+            "seq] i32, one-hot labels [batch, 10] f32[, learning rate f32]) "
+            "as its data arguments";
+    return std::nullopt;
+  }
+  const amp_tensor_info &input = trainer.step->args[data[0]];
+  trainer.batch = input.shape[0];
+  trainer.tokens = isTokens(input);
+  trainer.width = input.shape[1];
+  trainer.predict = predict;
+  if (trainer.predict) {
+    const amp_function_info &p = *trainer.predict;
+    bool ok = p.num_args == 1 + static_cast<int32_t>(trainer.params.size()) &&
+              sameType(p.args[0], input) && p.num_results == 1 &&
+              isMatrix(p.results[0], kClasses);
+    for (size_t i = 0; ok && i < trainer.params.size(); ++i)
+      ok = sameType(p.args[1 + i], trainer.step->args[trainer.params[i]]);
+    if (!ok) {
+      error = "'predict' must take (the step's images or token ids, the "
+              "step's params...) and return logits [batch, 10]";
+      return std::nullopt;
+    }
+  }
+  return trainer;
+}
+
+InputBatch::InputBatch(const ModelBinding &model) : width(model.width) {
+  if (model.tokens)
+    tokens.resize(model.batch * width);
+  else
+    images.resize(model.batch * width);
+}
+
+void InputBatch::clear() {
+  std::fill(images.begin(), images.end(), 0.0f);
+  std::fill(tokens.begin(), tokens.end(), 0);
+}
+
+void InputBatch::setRow(int64_t row, const Dataset &data, int64_t example) {
+  if (!tokens.empty())
+    std::copy_n(&data.tokens[example * width], width, &tokens[row * width]);
+  else
+    std::copy_n(&data.images[example * width], width, &images[row * width]);
+}
+
+void *InputBatch::data() {
+  return tokens.empty() ? static_cast<void *>(images.data()) : tokens.data();
+}
+
+double amp_train::evaluate(const amprt_artifact *artifact,
+                           const ModelBinding &trainer, amprt_session *session,
+                           const Dataset &test) {
+  InputBatch input(trainer);
+  std::vector<float> logits(trainer.batch * kClasses);
+  std::vector<void *> buffers;
+  int64_t correct = 0;
+  for (int64_t start = 0; start < test.count; start += trainer.batch) {
+    int64_t rows = std::min(trainer.batch, test.count - start);
+    input.clear();
+    for (int64_t r = 0; r < rows; ++r)
+      input.setRow(r, test, start + r);
+    buffers.clear();
+    buffers.push_back(input.data());
+    for (int32_t index : trainer.params)
+      buffers.push_back(amprt_session_argument(session, index));
+    buffers.push_back(logits.data());
+    amprt_call(artifact, trainer.predict, buffers.data());
+    for (int64_t r = 0; r < rows; ++r) {
+      const float *row = &logits[r * kClasses];
+      int32_t best =
+          static_cast<int32_t>(std::max_element(row, row + kClasses) - row);
+      correct += best == test.labels[start + r];
+    }
+  }
+  return test.count ? 100.0 * correct / test.count : 0.0;
+}
