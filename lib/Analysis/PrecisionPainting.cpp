@@ -6,7 +6,6 @@
 
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 
-
 using namespace mlir;
 using namespace mlir::amp;
 

@@ -425,8 +425,8 @@ PrecisionPolicy::loadFile(StringRef path, MLIRContext *context,
     std::optional<LowPrecision> parsed = kLowPrecisions.parse(*text);
     if (!parsed)
       return emitError() << "policy file '" << path << "': unknown precision '"
-                         << *text << "' (expected "
-                         << kLowPrecisions.describe() << ")";
+                         << *text << "' (expected " << kLowPrecisions.describe()
+                         << ")";
     if (precision)
       *precision = *parsed;
   }

@@ -4,7 +4,7 @@ AOTAutograd (functorch's aot_function, in torch 1.13 and 2.x) traces the
 forward and the backward aten graphs; each aten op is written as TOSA, the
 backward is seeded with `amp.loss_grad`, gradients are marked `amp.grad`
 and the optimizer update is appended in TOSA, so the result follows the
-training-graph contract of DESIGN.md.
+training-graph contract of docs/training-graph.md.
 
 Signature: (x, y, params..., optimizer state...) -> (loss, new params...,
 new state...); params in `model.named_parameters()` order.

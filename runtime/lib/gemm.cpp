@@ -21,9 +21,9 @@
 // each one is exported).
 extern "C" {
 #define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
-  void _mlir_ciface_amp_rt_##NAME(StridedMemRef<C_TYPE, RANK> *a,            \
-                                    StridedMemRef<C_TYPE, RANK> *b,            \
-                                    StridedMemRef<float, RANK> *c);
+  void _mlir_ciface_amp_rt_##NAME(StridedMemRef<C_TYPE, RANK> *a,              \
+                                  StridedMemRef<C_TYPE, RANK> *b,              \
+                                  StridedMemRef<float, RANK> *c);
 #include "amprt_gemm.def"
 }
 

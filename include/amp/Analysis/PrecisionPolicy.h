@@ -35,8 +35,6 @@ inline constexpr LowPrecision kDefaultLowPrecision = LowPrecision::F16;
 /// The MLIR type of `precision`.
 FloatType getLowPrecisionType(LowPrecision precision, MLIRContext *context);
 
-
-
 /// A set of op-name -> category assignments. Ops with regions whose payload
 /// decides their precision (linalg.generic, linalg.map, linalg.reduce) are
 /// classified from the payload unless the policy names them.
@@ -54,8 +52,9 @@ public:
 
   /// The category of `op` in a graph: the structural kinds (Boundary, Cast,
   /// Materializable, NoFloat) first, then the lists, then the payload of
-  /// region ops, then the op's AutocastOpInterface default. NoFloat means no f32 value, or with `anyFloatWidth` no
-  /// float value at all (to classify an already mixed-precision graph).
+  /// region ops, then the op's AutocastOpInterface default. NoFloat means no
+  /// f32 value, or with `anyFloatWidth` no float value at all (to classify an
+  /// already mixed-precision graph).
   OpCategory classify(Operation *op, bool anyFloatWidth = false) const;
 
   /// Applies a JSON policy file. Errors name the file and, for syntax

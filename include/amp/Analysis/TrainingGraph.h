@@ -1,6 +1,6 @@
 //===- TrainingGraph.h - the markers of one training step -------*- C++ -*-===//
 //
-// Finds and checks the training-graph contract (DESIGN.md) in a function:
+// Finds and checks the training-graph contract (docs/training-graph.md) in a function:
 // one `amp.loss` result, one `amp.loss_grad` seed of that loss, at most one
 // `amp.grad` per parameter, and the `amp.update_of` results. The training
 // passes (master weights, loss scaling) read the step through this.

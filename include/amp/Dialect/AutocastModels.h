@@ -1,4 +1,5 @@
-//===- AutocastModels.h - AutocastOpInterface for upstream dialects -*- C++ -*-===//
+//===- AutocastModels.h - AutocastOpInterface for upstream dialects -*- C++
+//-*-===//
 //
 // External models of the AutocastOpInterface for the upstream dialects a
 // training step is written in, one file per dialect in lib/Dialect/<name>/

@@ -35,10 +35,9 @@ inline constexpr llvm::cl::OptionEnumValue kAutoLossScalingTable[] = {
 /// scaling under the same names and with the same defaults, and
 /// `loss-scaling`, which may also be `auto`.
 struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
-  Option<LowPrecision> precision{*this, "precision",
-                                 llvm::cl::desc("Low-precision type"),
-                                 llvm::cl::init(kDefaultLowPrecision),
-                                 kLowPrecisions};
+  Option<LowPrecision> precision{
+      *this, "precision", llvm::cl::desc("Low-precision type"),
+      llvm::cl::init(kDefaultLowPrecision), kLowPrecisions};
   ListOption<std::string> allowOps{
       *this, "allow", llvm::cl::desc("Op names moved to the allow category")};
   ListOption<std::string> denyOps{
@@ -59,9 +58,12 @@ struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
       llvm::cl::desc("Keep low-precision working copies as step state (O2)"),
       llvm::cl::init(false)};
   Option<LossScalingMode> lossScaling{
-      *this, "loss-scaling", llvm::cl::desc("How the loss is scaled"),
+      *this,
+      "loss-scaling",
+      llvm::cl::desc("How the loss is scaled"),
       llvm::cl::init(kAutoLossScaling),
-      EnumChoices<LossScalingMode>(kAutoLossScalingTable), kLossScalingModes};
+      EnumChoices<LossScalingMode>(kAutoLossScalingTable),
+      kLossScalingModes};
   Option<float> scale{
       *this, "scale",
       llvm::cl::desc("Initial (dynamic) or constant (static) loss scale"),
@@ -126,9 +128,11 @@ void buildAMPLowerToCPUPipeline(OpPassManager &pm);
 /// Options of `--amp-lower-to-cuda`.
 struct AMPLowerToCUDAOptions
     : public PassPipelineOptions<AMPLowerToCUDAOptions> {
-  Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("GPU architecture (H100/H200: sm_90)"),
-      llvm::cl::init("sm_90")};
+  /// H100 and H200.
+  static constexpr const char *kDefaultChip = "sm_90";
+
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU architecture"),
+                           llvm::cl::init(kDefaultChip)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit: ptxas, fatbinary and libdevice"),

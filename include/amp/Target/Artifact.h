@@ -13,6 +13,7 @@
 #ifndef AMP_TARGET_ARTIFACT_H
 #define AMP_TARGET_ARTIFACT_H
 
+#include "amp/Pipelines/Pipelines.h"
 #include "amp/Support/EnumChoices.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -50,7 +51,7 @@ struct ArtifactOptions {
   /// LLVM optimization level of the generated host code.
   unsigned optLevel = 3;
   /// CUDA: the GPU architecture and the toolkit that assembles kernels.
-  std::string cudaChip = "sm_90";
+  std::string cudaChip = AMPLowerToCUDAOptions::kDefaultChip;
   std::string cudaToolkit;
   /// Keep the generated shim, object and LLVM IR next to the output.
   bool keepIntermediates = false;

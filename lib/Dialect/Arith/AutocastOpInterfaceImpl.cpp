@@ -17,6 +17,7 @@ void mlir::amp::registerArithAutocastModels(DialectRegistry &registry) {
         StructuralAutocastModel<arith::TruncFOp, OpCategory::Cast>>(*context);
     // A bitcast reinterprets bits: its types are not autocast's to change.
     arith::BitcastOp::attachInterface<
-        StructuralAutocastModel<arith::BitcastOp, OpCategory::Boundary>>(*context);
+        StructuralAutocastModel<arith::BitcastOp, OpCategory::Boundary>>(
+        *context);
   });
 }

@@ -96,8 +96,7 @@ static void rebuildNamedRegion(linalg::LinalgOp op) {
 namespace {
 template <typename OpTy>
 struct StructuredOpModel
-    : public AutocastOpInterface::ExternalModel<StructuredOpModel<OpTy>,
-                                                OpTy> {
+    : public AutocastOpInterface::ExternalModel<StructuredOpModel<OpTy>, OpTy> {
   static bool hasPayloadRegions() { return true; }
 
   bool canRunLow(Operation *op) const {

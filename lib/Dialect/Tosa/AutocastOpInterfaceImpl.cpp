@@ -46,7 +46,6 @@ struct ClampModel
   }
 };
 
-
 template <typename... OpTys>
 void attachBoundaryModels(MLIRContext *context) {
   (OpTys::template attachInterface<

@@ -1,7 +1,7 @@
 //===- mgpu.cpp - the mgpu* ABI that MLIR's gpu-to-llvm emits -------------===//
 //
 // Debian's MLIR ships no CUDA runtime wrappers; these are ours, on the
-// driver API, with the signatures MLIR 22.1.8's lowering calls (TOOLCHAIN.md).
+// driver API, with the signatures MLIR 22.1.8's lowering calls (docs/toolchain.md).
 // Differences from upstream's wrappers, on purpose:
 //  - every "created" stream is the one shared stream, so kernels, copies
 //    and cuBLASLt GEMMs stay in program order;

@@ -28,8 +28,8 @@ LossScalingConfig::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << name("backoff-factor") << " must be in (0, 1], got "
                        << backoffFactor;
   if (growthInterval < 1)
-    return emitError() << name("growth-interval")
-                       << " must be at least 1, got " << growthInterval;
+    return emitError() << name("growth-interval") << " must be at least 1, got "
+                       << growthInterval;
   if (!(minScale >= 0.0f) || !(minScale <= maxScale))
     return emitError() << "needs 0 <= " << name("min-scale")
                        << " <= " << name("max-scale") << ", got " << minScale

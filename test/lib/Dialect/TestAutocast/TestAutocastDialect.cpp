@@ -1,4 +1,5 @@
-//===- TestAutocastDialect.cpp - a dialect taught autocast by its interface ===//
+//===- TestAutocastDialect.cpp - a dialect taught autocast by its interface
+//===//
 
 #include "TestAutocastDialect.h"
 
