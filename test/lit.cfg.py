@@ -39,6 +39,7 @@ config.substitutions.append(("%check_train", "python3 " + os.path.join(
     config.amp_src_root, "test", "Integration", "CPU", "Inputs", "check_train.py")))
 config.substitutions.append(("%check_contract", "/usr/bin/python3 " + os.path.join(
     config.amp_src_root, "test", "Runtime", "Inputs", "check_contract.py")))
+config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%examples", os.path.join(config.amp_src_root, "examples")))
 
 # GoogleTest unit tests, built when Debian's libgtest-dev is installed.

@@ -430,6 +430,8 @@ PrecisionPolicy::loadFile(StringRef path, MLIRContext *context,
     if (precision)
       *precision = *parsed;
   }
+  // An op in two lists is a contradiction, not an order to resolve.
+  llvm::StringMap<StringRef> listOf;
   for (StringRef key : {"allow", "deny", "infer", "clear", "remove"}) {
     const llvm::json::Value *value = object->get(key);
     if (!value)
@@ -444,6 +446,11 @@ PrecisionPolicy::loadFile(StringRef path, MLIRContext *context,
       if (!text)
         return emitError() << "policy file '" << path << "': '" << key
                            << "' must hold only strings";
+      auto [it, inserted] = listOf.try_emplace(*text, key);
+      if (!inserted && it->second != key)
+        return emitError() << "policy file '" << path << "': op '" << *text
+                           << "' is listed in both '" << it->second
+                           << "' and '" << key << "'";
       opNames.push_back(text->str());
     }
     if (failed(applyList(opNames, *categoryForKey(key), context, [&] {
@@ -453,5 +460,19 @@ PrecisionPolicy::loadFile(StringRef path, MLIRContext *context,
         })))
       return failure();
   }
+  return success();
+}
+
+LogicalResult mlir::amp::checkDisjointLists(
+    ArrayRef<std::pair<StringRef, ArrayRef<std::string>>> lists,
+    function_ref<InFlightDiagnostic()> emitError) {
+  llvm::StringMap<StringRef> listOf;
+  for (auto [option, names] : lists)
+    for (const std::string &name : names) {
+      auto [it, inserted] = listOf.try_emplace(name, option);
+      if (!inserted && it->second != option)
+        return emitError() << "op '" << name << "' is given to both '"
+                           << it->second << "' and '" << option << "'";
+    }
   return success();
 }

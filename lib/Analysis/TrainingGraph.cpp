@@ -34,8 +34,10 @@ FailureOr<TrainingGraph> TrainingGraph::analyze(FunctionOpInterface func,
                                                 StringRef passName) {
   TrainingGraph graph;
   graph.func = func;
+  // At the op's location, without printing the op (a function or module
+  // would print whole).
   auto error = [&](Operation *op) {
-    InFlightDiagnostic diag = op->emitError();
+    InFlightDiagnostic diag = emitError(op->getLoc());
     diag << passName << ": ";
     return diag;
   };
@@ -112,12 +114,54 @@ FailureOr<TrainingGraph> TrainingGraph::analyze(FunctionOpInterface func,
     if (auto target = func.getResultAttrOfType<IntegerAttr>(
             i, AMPDialect::kUpdateOfAttrName))
       graph.updates.emplace_back(i, target.getInt());
-  for (unsigned param : graph.params)
-    if (!gradOfParam.count(param))
-      func.emitWarning() << passName << ": param " << param
-                         << " has no 'amp.grad'; it is treated as frozen "
-                            "(its update, if any, is not unscaled)";
+  // A param without a gradient marker is frozen (fine-tuning) only if its
+  // update does not use the backward pass: otherwise it would be updated
+  // with a gradient still multiplied by the loss scale and escape the
+  // overflow check.
+  llvm::DenseSet<Value> backward = getBackwardValues(graph);
+  for (unsigned param : graph.params) {
+    if (gradOfParam.count(param))
+      continue;
+    std::optional<unsigned> update = graph.getUpdateResult(param);
+    if (update && backward.contains(graph.returnOp->getOperand(*update))) {
+      InFlightDiagnostic diag = error(graph.returnOp);
+      diag << "the update of param " << param << " (result " << *update
+           << ") uses the backward pass but no 'amp.grad' marks the "
+              "param's gradient: it would be updated with a gradient still "
+              "multiplied by the loss scale; mark the full gradient with "
+              "'amp.grad' {param = "
+           << param << "}";
+      diag.attachNote(graph.seed.getLoc()) << "the backward pass starts here";
+      return failure();
+    }
+    emitWarning(func.getLoc())
+        << passName << ": param " << param
+        << " has no 'amp.grad' and its update does not use the backward "
+           "pass; it is treated as frozen";
+  }
   return graph;
+}
+
+llvm::DenseSet<Value>
+mlir::amp::getBackwardValues(const TrainingGraph &graph) {
+  llvm::DenseSet<Value> values;
+  values.insert(graph.seed->getResult(0));
+  auto readsBackward = [&](Operation *op) {
+    bool reads = false;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (values.contains(operand)) {
+          reads = true;
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    return reads;
+  };
+  for (Operation *op = graph.seed->getNextNode(); op; op = op->getNextNode())
+    if (readsBackward(op))
+      values.insert(op->result_begin(), op->result_end());
+  return values;
 }
 
 LogicalResult mlir::amp::forEachTrainingStep(
@@ -136,7 +180,7 @@ LogicalResult mlir::amp::forEachTrainingStep(
         failed = true;
     }
   if (!any) {
-    module->emitError() << passName
+    emitError(module->getLoc()) << passName
                         << ": no training step in the module (no function "
                            "has an 'amp.loss' result, 'amp.loss_grad' or "
                            "'amp.grad')";

@@ -330,6 +330,18 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
   return text;
 }
 
+/// Closes `os` and reports a write error (a full disk) on `module`.
+static LogicalResult closeChecked(ModuleOp module, llvm::raw_fd_ostream &os,
+                                  StringRef path) {
+  os.close();
+  if (!os.has_error())
+    return success();
+  std::error_code ec = os.error();
+  os.clear_error();
+  return emitError(module.getLoc())
+         << "amp-compile: cannot write " << path << ": " << ec.message();
+}
+
 /// Compiles LLVM IR to an object file for the host.
 static LogicalResult emitObject(ModuleOp module, llvm::Module &llvmModule,
                                 StringRef path, unsigned optLevel) {
@@ -365,7 +377,7 @@ static LogicalResult emitObject(ModuleOp module, llvm::Module &llvmModule,
                                    llvm::CodeGenFileType::ObjectFile))
     return module.emitError("amp-compile: the target cannot emit objects");
   passes.run(llvmModule);
-  return success();
+  return closeChecked(module, os, path);
 }
 
 LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
@@ -423,8 +435,11 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
     std::error_code ec;
     llvm::raw_fd_ostream shim(shimPath, ec, llvm::sys::fs::OF_Text);
     if (ec)
-      return module.emitError() << "amp-compile: cannot write " << shimPath;
+      return module.emitError() << "amp-compile: cannot write " << shimPath
+                                << ": " << ec.message();
     shim << generateShim(*functions, options.target);
+    if (failed(closeChecked(module, shim, shimPath)))
+      return failure();
   }
 
   if (cuda &&
@@ -448,12 +463,26 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
   // The artifact depends on libamprt for the GEMMs of its contractions and
   // memrefCopy (strided host copies); a CUDA artifact also on libamprt_cuda
   // for its GEMMs, kernel launches and managed memory.
+  // Linked next to the output and renamed over it once complete: a failed
+  // compile leaves an existing artifact untouched. Only a file is replaced.
+  llvm::sys::fs::file_status outputStatus;
+  if (!llvm::sys::fs::status(options.outputPath, outputStatus) &&
+      outputStatus.type() != llvm::sys::fs::file_type::regular_file)
+    return emitError(module.getLoc())
+           << "amp-compile: cannot write " << options.outputPath
+           << ": not a regular file";
+  SmallString<128> partial;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          options.outputPath + "-%%%%%%.partial", partial))
+    return module.emitError() << "amp-compile: cannot write next to "
+                              << options.outputPath << ": " << ec.message();
+  llvm::scope_exit removePartial([&] { llvm::sys::fs::remove(partial); });
   std::string include = "-I" + options.runtimeIncludeDir;
   std::string libDir = "-L" + options.runtimeLibraryDir;
   std::string rpath = "-Wl,-rpath," + options.runtimeLibraryDir;
   SmallVector<StringRef> argv = {compiler,   "-shared", "-fPIC",
                                  "-O2",      include,   shimPath,
-                                 objectPath, "-o",      options.outputPath,
+                                 objectPath, "-o",      partial,
                                  libDir,     rpath};
   if (cuda)
     argv.push_back("-lamprt_cuda");
@@ -464,5 +493,8 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
   if (status != 0)
     return module.emitError() << "amp-compile: linking with " << compiler
                               << " failed (status " << status << ") " << error;
+  if (std::error_code ec = llvm::sys::fs::rename(partial, options.outputPath))
+    return module.emitError() << "amp-compile: cannot write "
+                              << options.outputPath << ": " << ec.message();
   return success();
 }

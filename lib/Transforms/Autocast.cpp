@@ -339,7 +339,7 @@ struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    auto emitError = [&] { return module.emitError("amp-autocast: "); };
+    auto emitError = [&] { return mlir::emitError(module.getLoc(), "amp-autocast: "); };
 
     PrecisionPolicy policy = PrecisionPolicy::getDefault();
     std::optional<LowPrecision> filePrecision;
@@ -351,6 +351,12 @@ struct AutocastPass : public amp::impl::AutocastPassBase<AutocastPass> {
     if (filePrecision && !precision.hasValue())
       lowPrecision = *filePrecision;
     FloatType lowType = getLowPrecisionType(lowPrecision, context);
+    if (failed(checkDisjointLists({{"allow", allowOps},
+                                   {"deny", denyOps},
+                                   {"infer", inferOps},
+                                   {"clear", clearOps}},
+                                  emitError)))
+      return signalPassFailure();
     if (failed(policy.applyList(allowOps, OpCategory::Allow, context,
                                 emitError)) ||
         failed(

@@ -96,7 +96,7 @@ LogicalResult mlir::amp::applyLossScaling(TrainingGraph &graph,
     return success();
   FunctionOpInterface func = graph.func;
   if (graph.grads.empty())
-    return func.emitError() << "amp-loss-scaling: no 'amp.grad' in the "
+    return emitError(func.getLoc()) << "amp-loss-scaling: no 'amp.grad' in the "
                                "training step: there is nothing to unscale";
   MLIRContext *context = func.getContext();
   Location loc = func.getLoc();
@@ -202,7 +202,7 @@ struct LossScalingPass
     config.maxScale = maxScale;
     config.hysteresis = hysteresis;
     if (failed(config.verify(
-            [&] { return module.emitError() << "amp-loss-scaling: "; })))
+            [&] { return emitError(module.getLoc()) << "amp-loss-scaling: "; })))
       return signalPassFailure();
     if (failed(forEachTrainingStep(module, "amp-loss-scaling",
                                    [&](TrainingGraph &graph) {

@@ -131,7 +131,9 @@ struct PrecisionReportPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto emitError = [&] { return module.emitError("amp-precision-report: "); };
+    auto emitError = [&] {
+      return mlir::emitError(module.getLoc(), "amp-precision-report: ");
+    };
     PrecisionPolicy policy = PrecisionPolicy::getDefault();
     if (!policyFile.empty() &&
         failed(policy.loadFile(policyFile, &getContext(), emitError)))
@@ -150,8 +152,17 @@ struct PrecisionReportPass
     for (auto func : module.getOps<FunctionOpInterface>())
       if (!func.isExternal())
         print(os, func.getName(), analyze(func, policy));
-    if (file)
+    if (file) {
+      // A write error (a full disk) fails the pass and leaves no report.
+      file->os().flush();
+      if (file->os().has_error()) {
+        emitError() << "cannot write '" << outputFile
+                    << "': " << file->os().error().message();
+        file->os().clear_error();
+        return signalPassFailure();
+      }
       file->keep();
+    }
     markAllAnalysesPreserved();
   }
 };

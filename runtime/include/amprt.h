@@ -93,10 +93,14 @@ void *amprt_session_argument(amprt_session *session, int32_t index);
  * in argument order: a cheap check that two runs hold the same bits. */
 uint64_t amprt_session_digest(const amprt_session *session, amp_role role);
 
-/* Checkpoints: every non-data argument and the counters. Loading checks
- * that the checkpoint was written for a step of the same signature.
- * Return 0, or -1 with the reason in `error`; a failed load leaves the
- * session unchanged. */
+/* Checkpoints: every non-data argument and the counters, with a CRC-32
+ * over all of it. Saving writes `path`.tmp in the same directory, syncs
+ * it, renames it over `path` and syncs the directory: a failed or
+ * interrupted save leaves an existing checkpoint untouched. Loading
+ * checks the checksum, that the checkpoint was written for a step of the
+ * same signature, the counters (0 <= skipped <= steps) and that nothing
+ * follows the last argument. Return 0, or -1 with the reason in `error`;
+ * a failed load leaves the session unchanged. */
 int amprt_session_save(const amprt_session *session, const char *path,
                        char *error, size_t error_size);
 int amprt_session_load(amprt_session *session, const char *path, char *error,

@@ -7,13 +7,20 @@
 #include "amprt.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -127,7 +134,224 @@ uint64_t fingerprint(const amp_function_info &step) {
   return hash;
 }
 
-constexpr char kCheckpointMagic[8] = {'A', 'M', 'P', 'C', 'K', 'P', 'T', '1'};
+// Checkpoint format 2: magic, header (fingerprint, steps, skipped, number
+// of arguments), per argument its byte size and bytes, then the CRC-32
+// (zlib) of everything before it, little-endian as the host writes it.
+constexpr char kCheckpointMagic[8] = {'A', 'M', 'P', 'C', 'K', 'P', 'T', '2'};
+constexpr int kCheckpointHeaderWords = 4;
+
+std::string describeErrno() { return std::strerror(errno); }
+
+/// Builds a checkpoint in memory and commits it atomically: written to a
+/// temporary file in the same directory, synced, renamed over the target,
+/// and the directory synced. Nothing at `path` changes unless all of it
+/// succeeded; the temporary is removed on failure (and a stale one from an
+/// interrupted save is replaced).
+class CheckpointWriter {
+public:
+  void put(const void *data, size_t size) {
+    const auto *bytes = static_cast<const unsigned char *>(data);
+    buffer.insert(buffer.end(), bytes, bytes + size);
+  }
+
+  bool commit(const char *path, std::string &reason) {
+    // Only a file is replaced: never a device, a pipe or a directory.
+    struct stat info;
+    if (::stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+      reason = "not a regular file";
+      return false;
+    }
+    uint32_t crc = crc32Of(buffer.data(), buffer.size());
+    put(&crc, sizeof(crc));
+    std::string temporary = std::string(path) + ".tmp";
+    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                    0644);
+    if (fd < 0) {
+      reason = describeErrno();
+      return false;
+    }
+    bool ok = writeAll(fd, reason) && syncFile(fd, reason);
+    if (::close(fd) != 0 && ok) {
+      reason = describeErrno();
+      ok = false;
+    }
+    if (ok && ::rename(temporary.c_str(), path) != 0) {
+      reason = describeErrno();
+      ok = false;
+    }
+    if (!ok) {
+      ::unlink(temporary.c_str());
+      return false;
+    }
+    // The rename is durable once the directory is.
+    return syncDirectoryOf(path, reason);
+  }
+
+  static uint32_t crc32Of(const unsigned char *data, size_t size) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (size > 0) {
+      uInt chunk = static_cast<uInt>(std::min<size_t>(size, 1u << 30));
+      crc = crc32(crc, data, chunk);
+      data += chunk;
+      size -= chunk;
+    }
+    return static_cast<uint32_t>(crc);
+  }
+
+private:
+  bool writeAll(int fd, std::string &reason) {
+    const unsigned char *data = buffer.data();
+    size_t left = buffer.size();
+    while (left > 0) {
+      ssize_t written = ::write(fd, data, left);
+      if (written < 0 && errno == EINTR)
+        continue;
+      if (written <= 0) {
+        reason = written < 0 ? describeErrno() : "nothing written";
+        return false;
+      }
+      data += written;
+      left -= static_cast<size_t>(written);
+    }
+    return true;
+  }
+  static bool syncFile(int fd, std::string &reason) {
+    if (::fsync(fd) == 0)
+      return true;
+    reason = describeErrno();
+    return false;
+  }
+  static bool syncDirectoryOf(const char *path, std::string &reason) {
+    std::string dir = path;
+    size_t slash = dir.rfind('/');
+    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+      reason = "written, but its directory cannot be synced: " + describeErrno();
+      return false;
+    }
+    bool ok = ::fsync(fd) == 0;
+    if (!ok)
+      reason = "written, but its directory cannot be synced: " + describeErrno();
+    ::close(fd);
+    return ok;
+  }
+
+  std::vector<unsigned char> buffer;
+};
+
+/// Reads a checkpoint whole and checks its trailing CRC-32 before any field
+/// is used.
+class CheckpointReader {
+public:
+  bool open(const char *path, std::string &reason) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      reason = describeErrno();
+      return false;
+    }
+    bytes.assign(std::istreambuf_iterator<char>(in),
+                 std::istreambuf_iterator<char>());
+    if (in.bad()) {
+      reason = describeErrno();
+      return false;
+    }
+    return true;
+  }
+
+  bool verifyChecksum(std::string &reason) {
+    if (bytes.size() < sizeof(kCheckpointMagic) + sizeof(uint32_t)) {
+      reason = "truncated (" + std::to_string(bytes.size()) + " bytes)";
+      return false;
+    }
+    payloadEnd = bytes.size() - sizeof(uint32_t);
+    uint32_t stored;
+    std::memcpy(&stored, bytes.data() + payloadEnd, sizeof(stored));
+    uint32_t actual = CheckpointWriter::crc32Of(
+        reinterpret_cast<const unsigned char *>(bytes.data()), payloadEnd);
+    if (stored != actual) {
+      char text[96];
+      std::snprintf(text, sizeof(text),
+                    "checksum mismatch (stored %08x, computed %08x): the "
+                    "file was changed or cut",
+                    stored, actual);
+      reason = text;
+      return false;
+    }
+    return true;
+  }
+
+  bool get(void *data, uint64_t size) {
+    size_t end = payloadEnd ? payloadEnd : bytes.size();
+    if (size > end - offset)
+      return false;
+    std::memcpy(data, bytes.data() + offset, size);
+    offset += size;
+    return true;
+  }
+
+  bool atPayloadEnd() const { return offset == payloadEnd; }
+
+private:
+  std::vector<char> bytes;
+  size_t offset = 0;
+  size_t payloadEnd = 0;
+};
+
+/// Why `path` is not a complete 64-bit ELF shared object for this machine,
+/// or empty: every header table and loaded segment must lie inside the file
+/// (the section headers sit at its end, so a cut anywhere shows).
+std::string checkSharedObject(const char *path) {
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return describeErrno();
+  struct stat info;
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return "not a regular file";
+  }
+  uint64_t size = static_cast<uint64_t>(info.st_size);
+  auto readAt = [&](void *data, size_t bytes, uint64_t offset) {
+    return offset <= size && bytes <= size - offset &&
+           ::pread(fd, data, bytes, static_cast<off_t>(offset)) ==
+               static_cast<ssize_t>(bytes);
+  };
+  auto fail = [&](const std::string &why) {
+    ::close(fd);
+    return why;
+  };
+  Elf64_Ehdr header;
+  if (!readAt(&header, sizeof(header), 0) ||
+      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+    return fail("not an ELF file (" + std::to_string(size) + " bytes)");
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_type != ET_DYN ||
+      (header.e_machine != EM_X86_64 && header.e_machine != EM_AARCH64))
+    return fail("not a 64-bit shared object for this machine");
+  auto tableFits = [&](uint64_t offset, uint64_t count, uint64_t entry) {
+    return offset <= size && entry != 0 && count <= (size - offset) / entry;
+  };
+  if (header.e_phentsize != sizeof(Elf64_Phdr) ||
+      !tableFits(header.e_phoff, header.e_phnum, header.e_phentsize))
+    return fail("truncated: its program headers lie beyond its " +
+                std::to_string(size) + " bytes");
+  if (header.e_shnum != 0 &&
+      !tableFits(header.e_shoff, header.e_shnum, header.e_shentsize))
+    return fail("truncated: its section headers lie beyond its " +
+                std::to_string(size) + " bytes");
+  for (uint16_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    if (!readAt(&segment, sizeof(segment),
+                header.e_phoff + uint64_t(i) * sizeof(segment)))
+      return fail("unreadable program header " + std::to_string(i));
+    if (segment.p_type == PT_LOAD &&
+        (segment.p_offset > size || segment.p_filesz > size - segment.p_offset))
+      return fail("truncated: a loaded segment ends at byte " +
+                  std::to_string(segment.p_offset + segment.p_filesz) +
+                  " of " + std::to_string(size));
+  }
+  ::close(fd);
+  return "";
+}
 
 } // namespace
 
@@ -231,6 +455,14 @@ float amprt_bf16_to_f32(uint16_t value) {
 }
 
 amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
+  // dlopen maps a truncated or damaged file and faults when it touches the
+  // missing pages: check the file's structure against its size first.
+  std::string problem = checkSharedObject(path);
+  if (!problem.empty()) {
+    report(error, error_size, "cannot load artifact '%s': %s", path,
+           problem.c_str());
+    return nullptr;
+  }
   // dlopen searches the library path for a bare file name: a path the user
   // gave is a file path.
   std::string file = std::strchr(path, '/') ? path : std::string("./") + path;
@@ -519,31 +751,24 @@ void *amprt_session_argument(amprt_session *session, int32_t index) {
 
 int amprt_session_save(const amprt_session *session, const char *path,
                        char *error, size_t error_size) {
-  std::string temporary = std::string(path) + ".tmp";
-  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    report(error, error_size, "cannot write checkpoint '%s'", path);
-    return -1;
-  }
   const amp_function_info &step = *session->step;
-  uint64_t header[4] = {fingerprint(step),
-                        static_cast<uint64_t>(session->steps),
-                        static_cast<uint64_t>(session->skipped),
-                        static_cast<uint64_t>(step.num_args)};
-  out.write(kCheckpointMagic, sizeof(kCheckpointMagic));
-  out.write(reinterpret_cast<const char *>(header), sizeof(header));
+  CheckpointWriter out;
+  out.put(kCheckpointMagic, sizeof(kCheckpointMagic));
+  uint64_t header[kCheckpointHeaderWords] = {
+      fingerprint(step), static_cast<uint64_t>(session->steps),
+      static_cast<uint64_t>(session->skipped),
+      static_cast<uint64_t>(step.num_args)};
+  out.put(header, sizeof(header));
   for (int32_t i = 0; i < step.num_args; ++i) {
     uint64_t size =
         step.args[i].role == AMP_ROLE_DATA ? 0 : session->args[i].size();
-    out.write(reinterpret_cast<const char *>(&size), sizeof(size));
-    out.write(reinterpret_cast<const char *>(session->args[i].data()),
-              static_cast<std::streamsize>(size));
+    out.put(&size, sizeof(size));
+    out.put(session->args[i].data(), size);
   }
-  out.close();
-  // Written whole, then renamed: an interrupted save loses nothing.
-  if (!out || std::rename(temporary.c_str(), path) != 0) {
-    std::remove(temporary.c_str());
-    report(error, error_size, "cannot write checkpoint '%s'", path);
+  std::string reason;
+  if (!out.commit(path, reason)) {
+    report(error, error_size, "cannot write checkpoint '%s': %s", path,
+           reason.c_str());
     return -1;
   }
   return 0;
@@ -551,19 +776,39 @@ int amprt_session_save(const amprt_session *session, const char *path,
 
 int amprt_session_load(amprt_session *session, const char *path, char *error,
                        size_t error_size) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    report(error, error_size, "cannot read checkpoint '%s'", path);
+  CheckpointReader in;
+  std::string reason;
+  if (!in.open(path, reason)) {
+    report(error, error_size, "cannot read checkpoint '%s': %s", path,
+           reason.c_str());
     return -1;
   }
+  auto corrupt = [&](const std::string &what) {
+    report(error, error_size, "checkpoint '%s' is corrupt: %s", path,
+           what.c_str());
+    return -1;
+  };
   char magic[sizeof(kCheckpointMagic)];
-  uint64_t header[4];
-  in.read(magic, sizeof(magic));
-  in.read(reinterpret_cast<char *>(header), sizeof(header));
-  if (!in || std::memcmp(magic, kCheckpointMagic, sizeof(magic)) != 0) {
+  if (!in.get(magic, sizeof(magic)) ||
+      std::memcmp(magic, kCheckpointMagic, sizeof(magic) - 1) != 0) {
     report(error, error_size, "'%s' is not an amp checkpoint", path);
     return -1;
   }
+  if (magic[sizeof(magic) - 1] != kCheckpointMagic[sizeof(magic) - 1]) {
+    report(error, error_size,
+           "checkpoint '%s' has format %c; this runtime reads format %c "
+           "(with a checksum): resume it with the amp-mlir that wrote it",
+           path, magic[sizeof(magic) - 1],
+           kCheckpointMagic[sizeof(magic) - 1]);
+    return -1;
+  }
+  // The checksum covers everything before it: check it before trusting any
+  // field, so that a flipped bit is reported as such.
+  if (!in.verifyChecksum(reason))
+    return corrupt(reason);
+  uint64_t header[kCheckpointHeaderWords];
+  if (!in.get(header, sizeof(header)))
+    return corrupt("truncated header");
   const amp_function_info &step = *session->step;
   if (header[0] != fingerprint(step) ||
       header[3] != static_cast<uint64_t>(step.num_args)) {
@@ -573,31 +818,31 @@ int amprt_session_load(amprt_session *session, const char *path, char *error,
            path);
     return -1;
   }
+  auto steps = static_cast<int64_t>(header[1]);
+  auto skipped = static_cast<int64_t>(header[2]);
+  if (steps < 0 || skipped < 0 || skipped > steps)
+    return corrupt("impossible counters (steps " + std::to_string(steps) +
+                   ", skipped " + std::to_string(skipped) + ")");
   std::vector<Buffer> args(step.num_args);
   for (int32_t i = 0; i < step.num_args; ++i) {
     uint64_t size = 0;
-    in.read(reinterpret_cast<char *>(&size), sizeof(size));
     uint64_t expected =
         step.args[i].role == AMP_ROLE_DATA ? 0 : session->args[i].size();
-    if (!in || size != expected) {
-      report(error, error_size,
-             "checkpoint '%s' is truncated or does not match argument %d", path,
-             i);
-      return -1;
-    }
+    if (!in.get(&size, sizeof(size)) || size != expected)
+      return corrupt("argument " + std::to_string(i) + " has " +
+                     std::to_string(size) + " bytes, the model " +
+                     std::to_string(expected));
     args[i] = Buffer(session->artifact, size);
-    in.read(reinterpret_cast<char *>(args[i].data()),
-            static_cast<std::streamsize>(size));
-    if (!in) {
-      report(error, error_size, "checkpoint '%s' is truncated", path);
-      return -1;
-    }
+    if (!in.get(args[i].data(), size))
+      return corrupt("truncated in argument " + std::to_string(i));
   }
+  if (!in.atPayloadEnd())
+    return corrupt("unexpected bytes after the last argument");
   for (int32_t i = 0; i < step.num_args; ++i)
     if (step.args[i].role != AMP_ROLE_DATA)
       session->args[i].swap(args[i]);
-  session->steps = static_cast<int64_t>(header[1]);
-  session->skipped = static_cast<int64_t>(header[2]);
+  session->steps = steps;
+  session->skipped = skipped;
   return 0;
 }
 

@@ -10,6 +10,8 @@
 // RUN: amp-opt %t/unknown-op.mlir --amp-autocast="policy=%S/Inputs/policy-unknown-op.json" --verify-diagnostics
 // RUN: amp-opt %t/unknown-key.mlir --amp-autocast="policy=%S/Inputs/policy-unknown-key.json" --verify-diagnostics
 // RUN: amp-opt %t/not-list.mlir --amp-autocast="policy=%S/Inputs/policy-not-list.json" --verify-diagnostics
+// RUN: amp-opt %t/file-contradiction.mlir --amp-autocast="policy=%S/Inputs/policy-contradiction.json" --verify-diagnostics
+// RUN: amp-opt %t/option-contradiction.mlir --amp-autocast="allow=tosa.tanh deny=tosa.tanh" --verify-diagnostics
 // RUN: amp-opt %t/option-unknown-op.mlir --amp-autocast="deny=tosa.nope" --verify-diagnostics
 // RUN: amp-opt %t/structural.mlir --amp-autocast="allow=func.call" --verify-diagnostics
 // RUN: amp-opt %t/report-policy.mlir --amp-precision-report="policy=%S/Inputs/policy-malformed.json" --verify-diagnostics
@@ -74,3 +76,14 @@ module {
 // expected-error-re@+1 {{amp-precision-report: cannot open output file '{{.*}}no-such-dir/report.txt'}}
 module {
 }
+
+//--- file-contradiction.mlir
+// expected-error-re@+1 {{amp-autocast: policy file '{{.*}}policy-contradiction.json': op 'tosa.tanh' is listed in both 'allow' and 'deny'}}
+module {
+}
+
+//--- option-contradiction.mlir
+// expected-error@+1 {{amp-autocast: op 'tosa.tanh' is given to both 'allow' and 'deny'}}
+module {
+}
+

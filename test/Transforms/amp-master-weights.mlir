@@ -3,7 +3,7 @@
 // RUN: amp-opt %s --split-input-file --amp-master-weights=cache-working-copy | FileCheck %s --check-prefix=O2
 // RUN: amp-opt %s --split-input-file --amp-master-weights=cache-working-copy --amp-loss-scaling | FileCheck %s --check-prefix=O2LS
 
-// WARN: warning: amp-master-weights: param 2 has no 'amp.grad'; it is treated as frozen
+// WARN: warning: amp-master-weights: param 2 has no 'amp.grad' and its update does not use the backward pass; it is treated as frozen
 
 // %w is cast to f16 twice (in the forward and in the backward): one working
 // copy remains, at the top, shared by both; the update reads the f32 master.

@@ -15,12 +15,79 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+static int runOptMain(int argc, char **argv);
 
 #ifdef AMP_INCLUDE_TESTS
 #include "TestAutocastDialect.h"
 #endif
 
+/// The `-o` path among `args` (as `-o PATH`, `-o=PATH` or `--o=PATH`), and
+/// where it is, when it names a regular file or nothing yet.
+static std::optional<std::pair<int, std::string>>
+findOutputPath(llvm::MutableArrayRef<char *> args) {
+  for (int i = 1, e = args.size(); i < e; ++i) {
+    llvm::StringRef arg = args[i];
+    std::optional<std::string> path;
+    if ((arg == "-o" || arg == "--o") && i + 1 < e)
+      path = args[++i];
+    else if (arg.consume_front("-o=") || arg.consume_front("--o="))
+      path = arg.str();
+    if (!path || *path == "-")
+      continue;
+    // Devices and pipes are written in place; only files are replaced.
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(*path, status) &&
+        status.type() != llvm::sys::fs::file_type::regular_file)
+      return std::nullopt;
+    return std::make_pair(i, *path);
+  }
+  return std::nullopt;
+}
+
 int main(int argc, char **argv) {
+  // The output goes to a temporary next to `-o` and is renamed over it only
+  // when everything succeeded: a failed run (or a full disk) leaves an
+  // existing file as it was.
+  std::vector<char *> args(argv, argv + argc);
+  std::optional<std::pair<int, std::string>> output = findOutputPath(args);
+  llvm::SmallString<128> partial;
+  std::string partialArg;
+  if (output) {
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            output->second + "-%%%%%%.partial", partial)) {
+      llvm::errs() << "amp-opt: cannot write next to '" << output->second
+                   << "': " << ec.message() << "\n";
+      return 1;
+    }
+    llvm::StringRef arg = args[output->first];
+    partialArg = arg.starts_with("-") ? arg.split('=').first.str() + "=" +
+                                            partial.str().str()
+                                      : partial.str().str();
+    args[output->first] = partialArg.data();
+  }
+  int status = runOptMain(static_cast<int>(args.size()), args.data());
+  if (output) {
+    if (status == 0)
+      if (std::error_code ec = llvm::sys::fs::rename(partial, output->second)) {
+        llvm::errs() << "amp-opt: cannot write '" << output->second
+                     << "': " << ec.message() << "\n";
+        status = 1;
+      }
+    if (status != 0)
+      llvm::sys::fs::remove(partial);
+  }
+  return status;
+}
+
+static int runOptMain(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::amp::registerAllAMPPasses();
 
@@ -35,6 +102,8 @@ int main(int argc, char **argv) {
   amp_test::registerTestAutocastDialect(registry);
 #endif
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "amp-mlir optimizer driver\n", registry));
+  return failed(
+             mlir::MlirOptMain(argc, argv, "amp-mlir optimizer driver\n", registry))
+             ? 1
+             : 0;
 }

@@ -6,32 +6,109 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 
 using namespace amp_train;
 
-std::string amp_train::compileModel(const Options &options, const char *argv0) {
+/// The bytes of `path`, or nothing when it cannot be read.
+static std::optional<std::string> readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  if (in.bad())
+    return std::nullopt;
+  return bytes;
+}
+
+std::string amp_train::getCacheDirectory(const Options &options) {
+  if (!options.cacheDir.empty())
+    return options.cacheDir;
+  if (const char *dir = std::getenv("AMP_MLIR_CACHE_DIR"); dir && *dir)
+    return dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/amp-mlir";
+  if (const char *home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.cache/amp-mlir";
+  return "/tmp/amp-mlir-cache-" + std::to_string(getuid());
+}
+
+/// `mkdir -p`.
+static bool makeDirectories(const std::string &path) {
+  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+    std::string prefix = path.substr(0, slash);
+    if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+    if (slash == std::string::npos)
+      return true;
+  }
+}
+
+CompiledModel amp_train::compileModel(const Options &options,
+                                      const char *argv0, bool reuse) {
   std::string self = argv0;
   std::string dir = self.find('/') == std::string::npos
                         ? std::string(".")
                         : self.substr(0, self.rfind('/'));
   std::string compiler = dir + "/amp-compile";
-  struct stat info;
-  if (stat(compiler.c_str(), &info) != 0)
+  std::optional<std::string> compilerBytes = readFile(compiler);
+  if (!compilerBytes)
     fail("cannot find amp-compile next to amp-train (" + compiler +
          ") to compile '" + options.model + "'");
-  char pattern[] = "/tmp/amp-train-XXXXXX";
-  if (!mkdtemp(pattern))
-    fail("cannot create a temporary directory");
-  std::string output = std::string(pattern) + "/model.so";
-  std::vector<std::string> args = {compiler, options.model, "-o", output};
+  std::optional<std::string> source = readFile(options.model);
+  if (!source)
+    fail("cannot read '" + options.model + "': " + std::strerror(errno));
+
+  std::vector<std::string> flags;
   if (!options.precision.empty())
-    args.push_back("--precision=" + options.precision);
+    flags.push_back("--precision=" + options.precision);
   if (!options.ampOptions.empty())
-    args.push_back("--amp-options=" + options.ampOptions);
+    flags.push_back("--amp-options=" + options.ampOptions);
   if (!options.target.empty())
-    args.push_back("--target=" + options.target);
+    flags.push_back("--target=" + options.target);
+
+  // The artifact depends on the source, the flags and the compiler: the
+  // cache key hashes all three (XXH3, 128 bits).
+  XXH3_state_t *state = XXH3_createState();
+  XXH3_128bits_reset(state);
+  auto hashPart = [&](const std::string &part) {
+    uint64_t size = part.size();
+    XXH3_128bits_update(state, &size, sizeof(size));
+    XXH3_128bits_update(state, part.data(), part.size());
+  };
+  hashPart(*source);
+  for (const std::string &flag : flags)
+    hashPart(flag);
+  hashPart(*compilerBytes);
+  XXH128_hash_t key = XXH3_128bits_digest(state);
+  XXH3_freeState(state);
+  char name[40];
+  std::snprintf(name, sizeof(name), "%016llx%016llx",
+                static_cast<unsigned long long>(key.high64),
+                static_cast<unsigned long long>(key.low64));
+
+  std::string cache = getCacheDirectory(options);
+  if (!makeDirectories(cache))
+    fail("cannot create the cache directory '" + cache +
+         "': " + std::strerror(errno) + " (set --cache-dir)");
+  std::string output = cache + "/" + name + ".so";
+  struct stat info;
+  if (reuse && ::stat(output.c_str(), &info) == 0)
+    return {output, /*fromCache=*/true};
+
+  // amp-compile links next to the output and renames: a failed or
+  // interrupted compile leaves no entry.
+  std::vector<std::string> args = {compiler, options.model, "-o", output};
+  args.insert(args.end(), flags.begin(), flags.end());
   pid_t pid = fork();
   if (pid == 0) {
     std::vector<char *> cargs;
@@ -45,7 +122,7 @@ std::string amp_train::compileModel(const Options &options, const char *argv0) {
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     fail("amp-compile failed on '" + options.model + "'");
-  return output;
+  return {output, /*fromCache=*/false};
 }
 
 std::optional<ModelBinding>

@@ -20,9 +20,21 @@
 
 namespace amp_train {
 
-/// Compiles `options.model` with the amp-compile next to `argv0` and
-/// returns the artifact's path; fails when it cannot.
-std::string compileModel(const Options &options, const char *argv0);
+/// Where compiled models are cached: --cache-dir, else $AMP_MLIR_CACHE_DIR,
+/// else $XDG_CACHE_HOME/amp-mlir, else ~/.cache/amp-mlir.
+std::string getCacheDirectory(const Options &options);
+
+struct CompiledModel {
+  std::string path;
+  bool fromCache = false;
+};
+
+/// The artifact of `options.model` compiled by the amp-compile next to
+/// `argv0` with the options' flags, from the cache when `reuse` and an
+/// entry for the same source, flags and compiler exists; fails when it
+/// cannot compile.
+CompiledModel compileModel(const Options &options, const char *argv0,
+                           bool reuse = true);
 
 /// How the step's arguments meet the data contract.
 struct ModelBinding {

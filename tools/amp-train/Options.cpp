@@ -1,152 +1,133 @@
 //===- Options.cpp - amp-train's command line -----------------------------===//
+//
+// Parsed with CLI11 (Debian's libcli11-dev). Every numeric flag has a range:
+// a negative, zero-where-meaningless or overflowing value is an error that
+// names the flag and the range.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Options.h"
 
 #include "Common.h"
 
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
-#include <cstring>
+#include <limits>
 
 using namespace amp_train;
 
-const char *amp_train::getUsage() {
-  return "usage: amp-train MODEL.so|MODEL.mlir [options]\n"
-         "  --precision=f32|f16|bf16   for an .mlir model (amp-compile's "
-         "default)\n"
-         "  --amp-options=STR          more amp-pipeline options for "
-         "amp-compile\n"
-         "  --target=cpu|cuda          for an .mlir model (amp-compile's "
-         "default)\n"
-         "  --data=fashion-mnist|synthetic|tokens   images, or synthetic "
-         "token\n"
-         "                             ids for a step that takes them "
-         "(default)\n"
-         "  --vocab=N                  token ids in [0, N) (default 32)\n"
-         "  --data-dir=DIR             IDX files (default "
-         "/usr/share/datasets/fashion-mnist)\n"
-         "  --epochs=N | --steps=N     how long to train (default 1 epoch)\n"
-         "  --train-limit=N --test-limit=N   use the first N examples only\n"
-         "  --seed=S                   parameter init and shuffling (default "
-         "0)\n"
-         "  --batch=N                  check that the step was compiled for "
-         "batch N\n"
-         "  --lr=X                     for a step that takes its learning "
-         "rate\n"
-         "  --log=FILE.csv             step,epoch,loss,scale,skipped per step\n"
-         "  --save=CKPT --resume=CKPT  checkpoints (resume continues "
-         "bit-identically)\n"
-         "  --quiet                    no per-epoch lines\n"
-         "  --poison-step=N            corrupt the batch of step N "
-         "(1-based):\n"
-         "  --poison=overflow|nan        pixels x 1e5 (beyond f16) or NaN\n"
-         "  --print-digest             print FNV-1a digests of params and "
-         "state\n";
+namespace {
+
+/// The most steps a run may ask for: far beyond any real run, and small
+/// enough that epochs x steps per epoch cannot overflow.
+constexpr int64_t kMaxSteps = int64_t(1) << 40;
+constexpr int64_t kMaxExamples = int64_t(1) << 40;
+
+/// Declares every flag of `options` on `app`.
+void addFlags(CLI::App &app, Options &options) {
+  app.add_option("model", options.model, "MODEL.so or MODEL.mlir")
+      ->required();
+  app.add_option("--precision", options.precision,
+                 "for an .mlir model: amp-compile's --precision (its default "
+                 "when not given)")
+      ->check(CLI::IsMember({"f32", "f16", "bf16"}));
+  app.add_option("--amp-options", options.ampOptions,
+                 "more amp-pipeline options for amp-compile");
+  app.add_option("--target", options.target,
+                 "for an .mlir model: amp-compile's --target")
+      ->check(CLI::IsMember({"cpu", "cuda", "cuda-emulated"}));
+  app.add_option("--cache-dir", options.cacheDir,
+                 "where compiled .mlir models are kept (default "
+                 "$AMP_MLIR_CACHE_DIR, else $XDG_CACHE_HOME/amp-mlir, else "
+                 "~/.cache/amp-mlir)");
+  app.add_option("--data", options.data,
+                 "fashion-mnist, synthetic or tokens (default: tokens for a "
+                 "step that takes token ids, else fashion-mnist)")
+      ->check(CLI::IsMember({"fashion-mnist", "synthetic", "tokens"}));
+  app.add_option("--vocab", options.vocab,
+                 "token ids in [0, N) for --data=tokens")
+      ->check(CLI::Range(kClasses, int64_t(std::numeric_limits<int32_t>::max())));
+  app.add_option("--data-dir", options.dataDir, "the IDX files");
+  auto *epochs = app.add_option("--epochs", options.epochs, "epochs to train")
+                     ->check(CLI::Range(int64_t(1), kMaxSteps));
+  app.add_option("--steps", options.steps, "steps to train (instead of epochs)")
+      ->check(CLI::Range(int64_t(1), kMaxSteps))
+      ->excludes(epochs);
+  app.add_option("--train-limit", options.trainLimit,
+                 "use the first N training examples")
+      ->check(CLI::Range(int64_t(1), kMaxExamples));
+  app.add_option("--test-limit", options.testLimit,
+                 "use the first N test examples")
+      ->check(CLI::Range(int64_t(1), kMaxExamples));
+  app.add_option("--seed", options.seed, "parameter init and shuffling")
+      ->check(CLI::Validator(
+          [](std::string &text) -> std::string {
+            char *end = nullptr;
+            errno = 0;
+            std::strtoull(text.c_str(), &end, 10);
+            if (text.empty() || text[0] == '-' || *end || errno == ERANGE)
+              return "must be an integer in [0, 2^64), got " + text;
+            return "";
+          },
+          "UINT64"));
+  app.add_option("--batch", options.batch,
+                 "check that the step was compiled for batch N")
+      ->check(CLI::Range(int64_t(1), kMaxExamples));
+  app.add_option("--lr", options.lr,
+                 "the learning rate, for a step that takes it")
+      ->check(CLI::Validator(
+          [](std::string &text) -> std::string {
+            char *end = nullptr;
+            double value = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end || !(value > 0) ||
+                !(value <= std::numeric_limits<float>::max()))
+              return "must be a positive finite number, got " + text;
+            return "";
+          },
+          "POSITIVE"));
+  app.add_option("--log", options.log, "step,epoch,loss,scale,skipped per step");
+  app.add_option("--save", options.save, "write a checkpoint at the end");
+  app.add_option("--resume", options.resume,
+                 "continue from a checkpoint (bit-identically)");
+  app.add_flag("--quiet", options.quiet, "no per-epoch lines");
+  app.add_option("--poison-step", options.poisonStep,
+                 "corrupt the batch of step N (1-based)")
+      ->check(CLI::Range(int64_t(1), kMaxSteps));
+  app.add_option("--poison", options.poison,
+                 "overflow (pixels x 1e5, beyond f16) or nan")
+      ->check(CLI::IsMember({"overflow", "nan"}));
+  app.add_flag("--print-digest", options.printDigest,
+               "print FNV-1a digests of params and optimizer state");
+}
+
+} // namespace
+
+std::string amp_train::getUsage() {
+  Options options;
+  CLI::App app("amp-train: train a compiled step", "amp-train");
+  addFlags(app, options);
+  return app.help();
 }
 
 std::optional<Options>
 amp_train::parseOptions(const std::vector<std::string> &args,
                         std::string &error) {
   Options options;
-  for (const std::string &arg : args) {
-    auto value = [&](const char *name) -> const char * {
-      size_t length = std::strlen(name);
-      if (arg.compare(0, length, name) == 0 && arg.size() > length &&
-          arg[length] == '=')
-        return arg.c_str() + length + 1;
-      return nullptr;
-    };
-    auto integer = [&](const char *text, int64_t &out) {
-      char *end = nullptr;
-      long long parsed = std::strtoll(text, &end, 10);
-      if (!*text || *end) {
-        error = "'" + arg + "' needs an integer";
-        return false;
-      }
-      out = static_cast<int64_t>(parsed);
-      return true;
-    };
-    if (arg == "--help" || arg == "-h") {
-      options.help = true;
-      return options;
-    } else if (const char *v = value("--precision")) {
-      options.precision = v;
-    } else if (const char *v = value("--amp-options")) {
-      options.ampOptions = v;
-    } else if (const char *v = value("--target")) {
-      options.target = v;
-    } else if (const char *v = value("--data")) {
-      options.data = v;
-    } else if (const char *v = value("--vocab")) {
-      if (!integer(v, options.vocab))
-        return std::nullopt;
-      if (options.vocab < kClasses) {
-        error = "'" + arg + "' needs at least 10 tokens (one per class)";
-        return std::nullopt;
-      }
-    } else if (const char *v = value("--data-dir")) {
-      options.dataDir = v;
-    } else if (const char *v = value("--epochs")) {
-      if (!integer(v, options.epochs))
-        return std::nullopt;
-    } else if (const char *v = value("--steps")) {
-      if (!integer(v, options.steps))
-        return std::nullopt;
-    } else if (const char *v = value("--train-limit")) {
-      if (!integer(v, options.trainLimit))
-        return std::nullopt;
-    } else if (const char *v = value("--test-limit")) {
-      if (!integer(v, options.testLimit))
-        return std::nullopt;
-    } else if (const char *v = value("--lr")) {
-      char *end = nullptr;
-      options.lr = std::strtof(v, &end);
-      if (!*v || *end || !(options.lr > 0) || !std::isfinite(options.lr)) {
-        error = "'" + arg + "' needs a positive number";
-        return std::nullopt;
-      }
-    } else if (const char *v = value("--batch")) {
-      if (!integer(v, options.batch))
-        return std::nullopt;
-    } else if (const char *v = value("--seed")) {
-      int64_t seed = 0;
-      if (!integer(v, seed))
-        return std::nullopt;
-      options.seed = static_cast<uint64_t>(seed);
-    } else if (const char *v = value("--log")) {
-      options.log = v;
-    } else if (const char *v = value("--save")) {
-      options.save = v;
-    } else if (const char *v = value("--resume")) {
-      options.resume = v;
-    } else if (arg == "--quiet") {
-      options.quiet = true;
-    } else if (const char *v = value("--poison-step")) {
-      if (!integer(v, options.poisonStep))
-        return std::nullopt;
-    } else if (const char *v = value("--poison")) {
-      options.poison = v;
-      if (options.poison != "overflow" && options.poison != "nan") {
-        error = "unknown --poison '" + options.poison +
-                "' (expected overflow or nan)";
-        return std::nullopt;
-      }
-    } else if (arg == "--print-digest") {
-      options.printDigest = true;
-    } else if (!arg.empty() && arg[0] != '-' && options.model.empty()) {
-      options.model = arg;
-    } else {
-      error = "unknown argument '" + arg + "' (see --help)";
-      return std::nullopt;
-    }
-  }
-  if (options.model.empty()) {
-    error = "no model given (see --help)";
-    return std::nullopt;
-  }
-  if (!options.data.empty() && options.data != "fashion-mnist" &&
-      options.data != "synthetic" && options.data != "tokens") {
-    error = "unknown --data '" + options.data +
-            "' (expected fashion-mnist, synthetic or tokens)";
+  CLI::App app("amp-train: train a compiled step", "amp-train");
+  addFlags(app, options);
+  // CLI11 takes the arguments last first.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp &) {
+    Options help;
+    help.help = true;
+    return help;
+  } catch (const CLI::ParseError &e) {
+    error = e.what();
     return std::nullopt;
   }
   return options;

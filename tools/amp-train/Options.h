@@ -18,12 +18,13 @@ struct Options {
   std::string precision;
   std::string ampOptions;
   std::string target;
+  std::string cacheDir; // empty: $AMP_MLIR_CACHE_DIR or the XDG cache
   std::string data; // empty: fashion-mnist, or tokens for a step of ids
   int64_t vocab = 32;
   std::string dataDir = "/usr/share/datasets/fashion-mnist";
   int64_t epochs = 1;
-  int64_t steps = -1; // overrides epochs when set
-  int64_t trainLimit = -1;
+  int64_t steps = -1;      // instead of epochs when set
+  int64_t trainLimit = -1; // all examples when not set
   int64_t testLimit = -1;
   uint64_t seed = 0;
   std::string log;
@@ -41,7 +42,7 @@ struct Options {
 };
 
 /// The usage text of --help.
-const char *getUsage();
+std::string getUsage();
 
 /// Parses the arguments after the program name. On a bad argument, returns
 /// nothing and says why in `error`.

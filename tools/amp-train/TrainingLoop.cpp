@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 
 using namespace amp_train;
 
@@ -28,17 +31,34 @@ int64_t amp_train::runTrainingLoop(amprt_session *session,
   if (perEpoch == 0)
     fail("fewer training examples than one batch of " +
          std::to_string(trainer.batch));
+  if (options.steps < 0 &&
+      options.epochs > std::numeric_limits<int64_t>::max() / perEpoch)
+    fail("--epochs=" + std::to_string(options.epochs) + " of " +
+         std::to_string(perEpoch) + " steps each is more steps than can be "
+         "counted");
   int64_t total =
       options.steps >= 0 ? options.steps : options.epochs * perEpoch;
+  int64_t already = amprt_session_steps(session);
+  if (already >= total)
+    std::fprintf(stderr,
+                 "amp-train: note: the session is at step %lld, not before "
+                 "the %lld steps asked for: nothing to train\n",
+                 static_cast<long long>(already),
+                 static_cast<long long>(total));
 
+  // Every line is checked: a full disk ends the run with the reason
+  // instead of a log with holes.
   FILE *log = nullptr;
+  auto logFailed = [&] {
+    fail("cannot write log '" + options.log + "': " + std::strerror(errno));
+  };
   if (!options.log.empty()) {
     bool append = !options.resume.empty();
     log = std::fopen(options.log.c_str(), append ? "a" : "w");
     if (!log)
-      fail("cannot write log '" + options.log + "'");
-    if (!append)
-      std::fprintf(log, "step,epoch,loss,scale,skipped\n");
+      logFailed();
+    if (!append && std::fprintf(log, "step,epoch,loss,scale,skipped\n") < 0)
+      logFailed();
   }
 
   InputBatch input(trainer);
@@ -75,10 +95,11 @@ int64_t amp_train::runTrainingLoop(amprt_session *session,
     float loss = amprt_session_loss(session);
     float scale = amprt_session_scale(session);
     int skipped = amprt_session_found_inf(session);
-    if (log)
-      std::fprintf(log, "%lld,%lld,%.9g,%.9g,%d\n",
-                   static_cast<long long>(done + 1),
-                   static_cast<long long>(epoch), loss, scale, skipped);
+    if (log && std::fprintf(log, "%lld,%lld,%.9g,%.9g,%d\n",
+                            static_cast<long long>(done + 1),
+                            static_cast<long long>(epoch), loss, scale,
+                            skipped) < 0)
+      logFailed();
     if (options.progress && (done % 10 == 0 || done + 1 == total))
       drawProgress(done + 1, total, loss, scale);
     bool epochEnd = position + 1 == perEpoch || done + 1 == total;
@@ -92,7 +113,13 @@ int64_t amp_train::runTrainingLoop(amprt_session *session,
       std::fflush(stdout);
     }
   }
-  if (log)
+  if (log && (std::fflush(log) != 0 || std::ferror(log))) {
+    int saved = errno;
     std::fclose(log);
+    errno = saved;
+    logFailed();
+  }
+  if (log && std::fclose(log) != 0)
+    logFailed();
   return nonFiniteBatches;
 }

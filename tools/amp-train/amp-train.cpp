@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -43,16 +44,35 @@ int main(int argc, char **argv) {
     fail(error);
   Options options = *parsed;
   if (options.help) {
-    std::fputs(getUsage(), stdout);
+    std::fputs(getUsage().c_str(), stdout);
     return 0;
   }
   options.progress = isatty(STDERR_FILENO) && !options.quiet;
-  std::string path = endsWith(options.model, ".mlir")
-                         ? compileModel(options, argv[0])
-                         : options.model;
+  // A full disk (or `ulimit -f`) makes a write fail with a reason instead
+  // of killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
+  // A temporary left by an interrupted save is never a checkpoint.
+  if (!options.save.empty() && ::unlink((options.save + ".tmp").c_str()) == 0)
+    std::fprintf(stderr,
+                 "amp-train: note: removed '%s.tmp', left by an interrupted "
+                 "save\n",
+                 options.save.c_str());
 
   char message[512];
-  amprt_artifact *artifact = amprt_load(path.c_str(), message, sizeof(message));
+  amprt_artifact *artifact = nullptr;
+  if (endsWith(options.model, ".mlir")) {
+    CompiledModel compiled = compileModel(options, argv[0]);
+    artifact = amprt_load(compiled.path.c_str(), message, sizeof(message));
+    if (!artifact && compiled.fromCache) {
+      // A damaged cache entry is compiled again.
+      std::fprintf(stderr, "amp-train: note: %s; compiling again\n", message);
+      ::unlink(compiled.path.c_str());
+      compiled = compileModel(options, argv[0], /*reuse=*/false);
+      artifact = amprt_load(compiled.path.c_str(), message, sizeof(message));
+    }
+  } else {
+    artifact = amprt_load(options.model.c_str(), message, sizeof(message));
+  }
   if (!artifact)
     fail(message);
   std::optional<ModelBinding> bound = bindModel(

@@ -79,6 +79,12 @@ private:
 /// `opName` must be registered in `context`.
 bool isStructuralOp(StringRef opName, MLIRContext *context);
 
+/// Fails (through `emitError`) when an op name is in two of `lists`
+/// (option name, op names): `allow=X deny=X` is a contradiction.
+LogicalResult
+checkDisjointLists(ArrayRef<std::pair<StringRef, ArrayRef<std::string>>> lists,
+                   function_ref<InFlightDiagnostic()> emitError);
+
 /// True when `opName` is a registered op (loading its dialect if needed).
 bool isKnownOpName(StringRef opName, MLIRContext *context);
 

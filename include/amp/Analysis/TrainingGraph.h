@@ -14,6 +14,7 @@
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::amp {
 
@@ -33,8 +34,10 @@ struct TrainingGraph {
   SmallVector<std::pair<unsigned, unsigned>> updates;
 
   /// Reads and checks the markers of `func`, reporting every misuse as a
-  /// located error (a parameter without a gradient is a warning: frozen
-  /// parameters are legitimate). `passName` prefixes the messages.
+  /// located error. A param without a gradient is frozen (a warning) when
+  /// its update does not use the backward pass, and an error when it does
+  /// (it would be updated with a still-scaled gradient). `passName`
+  /// prefixes the messages.
   static FailureOr<TrainingGraph> analyze(FunctionOpInterface func,
                                           StringRef passName);
 
@@ -48,6 +51,10 @@ struct TrainingGraph {
 
 /// Runs `fn` on every training step of `module`; reports an error on the
 /// module when there is none. Fails when `fn` or an analysis fails.
+/// Every value computed from the backward seed (at the top level of the
+/// step, through nested regions too).
+llvm::DenseSet<Value> getBackwardValues(const TrainingGraph &graph);
+
 LogicalResult
 forEachTrainingStep(Operation *module, StringRef passName,
                     function_ref<LogicalResult(TrainingGraph &)> fn);

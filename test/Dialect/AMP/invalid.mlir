@@ -216,7 +216,7 @@ func.func @unscale_empty(%s: tensor<f32>) {
 // -----
 
 func.func @update_scale_backoff(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i32>) {
-  // expected-error@+1 {{'amp.update_scale' op backoff_factor must be in (0, 1], got 2.000000e+00}}
+  // expected-error@+1 {{'amp.update_scale' op backoff_factor must be in (0, 1), got 2.000000e+00}}
   %a, %b = amp.update_scale %inf, %s, %t {growth_factor = 2.0 : f32, backoff_factor = 2.0 : f32, growth_interval = 2000 : i64, min_scale = 0.0 : f32, max_scale = 0x7F800000 : f32, hysteresis = 1 : i64}
   return
 }
@@ -224,7 +224,7 @@ func.func @update_scale_backoff(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i3
 // -----
 
 func.func @update_scale_growth(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i32>) {
-  // expected-error@+1 {{'amp.update_scale' op growth_factor must be at least 1, got 5.000000e-01}}
+  // expected-error@+1 {{'amp.update_scale' op growth_factor must be greater than 1 and finite, got 5.000000e-01}}
   %a, %b = amp.update_scale %inf, %s, %t {growth_factor = 0.5 : f32, backoff_factor = 0.5 : f32, growth_interval = 2000 : i64, min_scale = 0.0 : f32, max_scale = 0x7F800000 : f32, hysteresis = 1 : i64}
   return
 }

@@ -21,11 +21,15 @@ LossScalingConfig::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!(scale > 0.0f) || !std::isfinite(scale))
     return emitError() << name("scale") << " must be positive and finite, got "
                        << scale;
-  if (!(growthFactor >= 1.0f))
-    return emitError() << name("growth-factor") << " must be at least 1, got "
+  // As PyTorch's GradScaler: a scale that cannot grow (1, inf) never
+  // recovers from a backoff, and one that cannot back off (1) skips every
+  // step after an overflow.
+  if (!(growthFactor > 1.0f) || !std::isfinite(growthFactor))
+    return emitError() << name("growth-factor")
+                       << " must be greater than 1 and finite, got "
                        << growthFactor;
-  if (!(backoffFactor > 0.0f && backoffFactor <= 1.0f))
-    return emitError() << name("backoff-factor") << " must be in (0, 1], got "
+  if (!(backoffFactor > 0.0f && backoffFactor < 1.0f))
+    return emitError() << name("backoff-factor") << " must be in (0, 1), got "
                        << backoffFactor;
   if (growthInterval < 1)
     return emitError() << name("growth-interval") << " must be at least 1, got "
