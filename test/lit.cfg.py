@@ -17,6 +17,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%amp_src_root", config.amp_src_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# amp-train caches compiled models: the tests use their own cache.
+config.environment["AMP_MLIR_CACHE_DIR"] = os.path.join(config.amp_obj_root, "test", "amp-train-cache")
 llvm_config.use_default_substitutions()
 
 mlir_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")

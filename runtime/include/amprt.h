@@ -26,9 +26,15 @@ typedef struct amprt_artifact amprt_artifact;
 typedef struct amprt_session amprt_session;
 
 /* Loads an artifact. On failure returns NULL and writes why to `error`
- * (a missing file, a shared object that is not an artifact, or an artifact
- * built for another ABI version). */
+ * (a missing file, a truncated or damaged file, a shared object that is
+ * not an artifact, or an artifact built for another ABI version). */
 amprt_artifact *amprt_load(const char *path, char *error, size_t error_size);
+
+/* Checks, without loading it, that `path` is a complete 64-bit ELF shared
+ * object (every header table and loaded segment inside the file): what
+ * amprt_load checks before dlopen. Returns 0, or -1 with why in `error`. */
+int amprt_check_artifact_file(const char *path, char *error,
+                              size_t error_size);
 void amprt_unload(amprt_artifact *artifact);
 
 int32_t amprt_num_functions(const amprt_artifact *artifact);

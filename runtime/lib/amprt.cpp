@@ -454,6 +454,15 @@ float amprt_bf16_to_f32(uint16_t value) {
   return result;
 }
 
+int amprt_check_artifact_file(const char *path, char *error,
+                              size_t error_size) {
+  std::string problem = checkSharedObject(path);
+  if (problem.empty())
+    return 0;
+  report(error, error_size, "%s", problem.c_str());
+  return -1;
+}
+
 amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
   // dlopen maps a truncated or damaged file and faults when it touches the
   // missing pages: check the file's structure against its size first.

@@ -63,8 +63,10 @@ int main(int argc, char **argv) {
   if (endsWith(options.model, ".mlir")) {
     CompiledModel compiled = compileModel(options, argv[0]);
     artifact = amprt_load(compiled.path.c_str(), message, sizeof(message));
-    if (!artifact && compiled.fromCache) {
-      // A damaged cache entry is compiled again.
+    // A damaged cache entry (not one that fails for another reason, such
+    // as a missing driver) is compiled again.
+    if (!artifact && compiled.fromCache &&
+        amprt_check_artifact_file(compiled.path.c_str(), nullptr, 0) != 0) {
       std::fprintf(stderr, "amp-train: note: %s; compiling again\n", message);
       ::unlink(compiled.path.c_str());
       compiled = compileModel(options, argv[0], /*reuse=*/false);
