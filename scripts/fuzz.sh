@@ -22,6 +22,7 @@ export AMP_FUZZ_ARTIFACT="$work/tiny.so"
 status=0
 for target in checkpoint artifact policy passes; do
   corpus="$work/corpus-$target"
+  mkdir -p "$root/fuzz/regressions/$target"
   mkdir -p "$corpus"
   cp "$root/fuzz/corpus/$target/"* "$corpus/" 2>/dev/null || true
   case $target in
