@@ -136,6 +136,13 @@ int main(int argc, char **argv) {
       return 1;
     }
     module->print(out->os());
+    out->os().flush();
+    if (out->os().has_error()) {
+      llvm::errs() << "amp-compile: cannot write " << emitMLIR << ": "
+                   << out->os().error().message() << "\n";
+      out->os().clear_error();
+      return 1;
+    }
     out->keep();
   }
 
