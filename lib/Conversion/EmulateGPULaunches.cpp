@@ -27,9 +27,11 @@ static LogicalResult emulate(gpu::LaunchOp launch) {
       !launch.getWorkgroupAttributions().empty() ||
       !launch.getPrivateAttributions().empty() ||
       !launch.getBody().hasOneBlock())
-    return launch.emitError(
-        "amp-emulate-gpu-launches: only synchronous single-block launches "
-        "without clusters, workgroup or private memory can run as loops");
+    // At the launch's location, without printing its whole body.
+    return emitError(launch.getLoc(),
+                     "amp-emulate-gpu-launches: only synchronous single-block "
+                     "launches without clusters, workgroup or private memory "
+                     "can run as loops");
   OpBuilder builder(launch);
   Location loc = launch.getLoc();
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);

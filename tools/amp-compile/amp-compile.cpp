@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAMP.h"
+
+#include <csignal>
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Target/Artifact.h"
 #include "amp/Transforms/Passes.h"
@@ -86,6 +88,13 @@ static llvm::cl::opt<std::string>
                    llvm::cl::init(AMP_RUNTIME_INCLUDE_DIR));
 
 int main(int argc, char **argv) {
+  // A file size limit fails a write with a reason instead of killing the
+  // process. Blocked rather than ignored: LLVM's crash handlers, installed
+  // later, take over the signal's disposition but not the mask.
+  sigset_t fileSizeSignal;
+  sigemptyset(&fileSizeSignal);
+  sigaddset(&fileSizeSignal, SIGXFSZ);
+  sigprocmask(SIG_BLOCK, &fileSizeSignal, nullptr);
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
   amp::registerAllAMPPasses();

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAMP.h"
+
+#include <csignal>
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
 
@@ -16,9 +18,11 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +57,13 @@ findOutputPath(llvm::MutableArrayRef<char *> args) {
 }
 
 int main(int argc, char **argv) {
+  // A file size limit fails a write with a reason instead of killing the
+  // process. Blocked rather than ignored: LLVM's crash handlers, installed
+  // later, take over the signal's disposition but not the mask.
+  sigset_t fileSizeSignal;
+  sigemptyset(&fileSizeSignal);
+  sigaddset(&fileSizeSignal, SIGXFSZ);
+  sigprocmask(SIG_BLOCK, &fileSizeSignal, nullptr);
   // The output goes to a temporary next to `-o` and is renamed over it only
   // when everything succeeded: a failed run (or a full disk) leaves an
   // existing file as it was.
@@ -72,6 +83,21 @@ int main(int argc, char **argv) {
                                             partial.str().str()
                                       : partial.str().str();
     args[output->first] = partialArg.data();
+  }
+  // A write error of the output stream (a full disk) is a fatal error in
+  // LLVM: say which file, and leave no partial one behind.
+  static std::string outputName, partialName;
+  if (output) {
+    outputName = output->second;
+    partialName = partial.str().str();
+    llvm::install_fatal_error_handler(
+        [](void *, const char *reason, bool) {
+          llvm::sys::fs::remove(partialName);
+          llvm::errs() << "amp-opt: cannot write '" << outputName
+                       << "': " << reason << "\n";
+          std::_Exit(1);
+        },
+        nullptr);
   }
   int status = runOptMain(static_cast<int>(args.size()), args.data());
   if (output) {
