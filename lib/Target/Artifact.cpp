@@ -21,7 +21,9 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CRC.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -330,6 +332,35 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
   return text;
 }
 
+static LogicalResult closeChecked(ModuleOp module, llvm::raw_fd_ostream &os,
+                                  StringRef path);
+
+/// Appends amp_artifact.h's trailer (CRC-32 and size of everything before
+/// it) to the linked shared object at `path`.
+static LogicalResult appendTrailer(ModuleOp module, StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> linked =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!linked)
+    return emitError(module.getLoc())
+           << "amp-compile: cannot read " << path << ": "
+           << linked.getError().message();
+  StringRef bytes = (*linked)->getBuffer();
+  amp_artifact_trailer trailer = {};
+  trailer.crc32 = llvm::crc32(llvm::arrayRefFromStringRef(bytes));
+  trailer.size = bytes.size();
+  static_assert(sizeof(AMP_ARTIFACT_TRAILER_MAGIC) - 1 == sizeof(trailer.magic),
+                "the trailer magic is 8 bytes");
+  std::memcpy(trailer.magic, AMP_ARTIFACT_TRAILER_MAGIC, sizeof(trailer.magic));
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
+  if (ec)
+    return emitError(module.getLoc())
+           << "amp-compile: cannot write " << path << ": " << ec.message();
+  os.write(reinterpret_cast<const char *>(&trailer), sizeof(trailer));
+  return closeChecked(module, os, path);
+}
+
 /// Closes `os` and reports a write error (a full disk) on `module`.
 static LogicalResult closeChecked(ModuleOp module, llvm::raw_fd_ostream &os,
                                   StringRef path) {
@@ -493,6 +524,8 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
   if (status != 0)
     return module.emitError() << "amp-compile: linking with " << compiler
                               << " failed (status " << status << ") " << error;
+  if (failed(appendTrailer(module, partial)))
+    return failure();
   if (std::error_code ec = llvm::sys::fs::rename(partial, options.outputPath))
     return module.emitError() << "amp-compile: cannot write "
                               << options.outputPath << ": " << ec.message();

@@ -9,6 +9,12 @@
  * Bump AMP_ARTIFACT_ABI_VERSION whenever these structs or the calling
  * convention change; libamprt refuses artifacts of another version.
  *
+ * amp-compile appends a trailer to the shared object (the dynamic loader
+ * ignores bytes past the ELF's segments): the CRC-32 (zlib's) of every byte
+ * before the trailer, and that byte count, both little-endian, then the
+ * 8 bytes of AMP_ARTIFACT_TRAILER_MAGIC. libamprt checks it before dlopen,
+ * so a damaged artifact is refused rather than run.
+ *
  *===----------------------------------------------------------------------===*/
 
 #ifndef AMP_ARTIFACT_H
@@ -21,6 +27,15 @@ extern "C" {
 #endif
 
 #define AMP_ARTIFACT_ABI_VERSION 2
+
+#define AMP_ARTIFACT_TRAILER_MAGIC "AMPCRC01"
+
+typedef struct amp_artifact_trailer {
+  uint32_t crc32;      /* of bytes [0, size) */
+  uint32_t reserved;   /* 0 */
+  uint64_t size;       /* bytes before the trailer */
+  char magic[8];       /* AMP_ARTIFACT_TRAILER_MAGIC, without its NUL */
+} amp_artifact_trailer;
 
 typedef enum amp_dtype {
   AMP_F32 = 0,

@@ -17,6 +17,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -338,6 +339,30 @@ std::string checkSharedObject(const char *path) {
       !tableFits(header.e_shoff, header.e_shnum, header.e_shentsize))
     return fail("truncated: its section headers lie beyond its " +
                 std::to_string(size) + " bytes");
+  // amp-compile's trailer, when there is one: the CRC-32 of the rest.
+  amp_artifact_trailer trailer;
+  if (size >= sizeof(trailer) &&
+      readAt(&trailer, sizeof(trailer), size - sizeof(trailer)) &&
+      std::memcmp(trailer.magic, AMP_ARTIFACT_TRAILER_MAGIC,
+                  sizeof(trailer.magic)) == 0) {
+    if (trailer.size != size - sizeof(trailer))
+      return fail("damaged: its trailer counts " + std::to_string(trailer.size) +
+                  " bytes, the file has " +
+                  std::to_string(size - sizeof(trailer)));
+    std::vector<unsigned char> chunk(1 << 20);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (uint64_t offset = 0; offset < trailer.size;) {
+      size_t bytes = static_cast<size_t>(
+          std::min<uint64_t>(chunk.size(), trailer.size - offset));
+      if (!readAt(chunk.data(), bytes, offset))
+        return fail("unreadable at byte " + std::to_string(offset));
+      crc = crc32(crc, chunk.data(), static_cast<uInt>(bytes));
+      offset += bytes;
+    }
+    if (static_cast<uint32_t>(crc) != trailer.crc32)
+      return fail("damaged: checksum mismatch (the file was changed after "
+                  "amp-compile wrote it)");
+  }
   for (uint16_t i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr segment;
     if (!readAt(&segment, sizeof(segment),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Damages a checkpoint (format 2) for the bad-input tests.
+"""Damages a checkpoint (format 2) or any file for the bad-input tests.
 
-  edit_checkpoint.py flip IN OUT OFFSET BIT   one bit flipped, checksum kept
+  edit_checkpoint.py flip IN OUT OFFSET BIT   one bit flipped (any file)
   edit_checkpoint.py counters IN OUT STEPS SKIPPED
       the step and skip counters replaced and the checksum recomputed: a
       well-formed file with impossible counters
