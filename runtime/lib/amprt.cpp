@@ -21,7 +21,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -143,160 +142,189 @@ constexpr int kCheckpointHeaderWords = 4;
 
 std::string describeErrno() { return std::strerror(errno); }
 
-/// Builds a checkpoint in memory and commits it atomically: written to a
-/// temporary file in the same directory, synced, renamed over the target,
-/// and the directory synced. Nothing at `path` changes unless all of it
-/// succeeded; the temporary is removed on failure (and a stale one from an
-/// interrupted save is replaced).
+/// Writes a checkpoint atomically, streaming (no copy of the state): to a
+/// temporary file in the same directory, then synced, renamed over the
+/// target, and the directory synced. Nothing at `path` changes unless all
+/// of it succeeded; the temporary is removed on failure (and a stale one
+/// from an interrupted save is replaced).
 class CheckpointWriter {
 public:
-  void put(const void *data, size_t size) {
-    const auto *bytes = static_cast<const unsigned char *>(data);
-    buffer.insert(buffer.end(), bytes, bytes + size);
-  }
-
-  bool commit(const char *path, std::string &reason) {
+  /// Opens the temporary next to `path`; false with `reason` on failure.
+  bool open(const char *path, std::string &reason) {
+    target = path;
     // Only a file is replaced: never a device, a pipe or a directory.
     struct stat info;
     if (::stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
       reason = "not a regular file";
       return false;
     }
-    uint32_t crc = crc32Of(buffer.data(), buffer.size());
-    put(&crc, sizeof(crc));
-    std::string temporary = std::string(path) + ".tmp";
-    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                    0644);
+    temporary = target + ".tmp";
+    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                0644);
     if (fd < 0) {
       reason = describeErrno();
       return false;
     }
-    bool ok = writeAll(fd, reason) && syncFile(fd, reason);
-    if (::close(fd) != 0 && ok) {
-      reason = describeErrno();
-      ok = false;
-    }
-    if (ok && ::rename(temporary.c_str(), path) != 0) {
-      reason = describeErrno();
-      ok = false;
-    }
-    if (!ok) {
+    return true;
+  }
+
+  ~CheckpointWriter() {
+    if (fd >= 0) {
+      ::close(fd);
       ::unlink(temporary.c_str());
+    }
+  }
+
+  /// Appends `size` bytes and folds them into the checksum.
+  void put(const void *data, size_t size) {
+    const auto *bytes = static_cast<const unsigned char *>(data);
+    crc = crc32Update(crc, bytes, size);
+    write(bytes, size);
+  }
+
+  /// Writes the checksum, syncs and renames; false with `reason` on any
+  /// failure so far.
+  bool commit(std::string &reason) {
+    uint32_t checksum = static_cast<uint32_t>(crc);
+    write(reinterpret_cast<const unsigned char *>(&checksum),
+          sizeof(checksum));
+    bool ok = error.empty();
+    if (ok && ::fsync(fd) != 0)
+      error = describeErrno();
+    if (::close(fd) != 0 && error.empty())
+      error = describeErrno();
+    fd = -1;
+    if (error.empty() && ::rename(temporary.c_str(), target.c_str()) != 0)
+      error = describeErrno();
+    if (!error.empty()) {
+      ::unlink(temporary.c_str());
+      reason = error;
       return false;
     }
     // The rename is durable once the directory is.
-    return syncDirectoryOf(path, reason);
+    return syncDirectoryOf(target, reason);
   }
 
-  static uint32_t crc32Of(const unsigned char *data, size_t size) {
-    uLong crc = crc32(0L, Z_NULL, 0);
+  static uLong crc32Update(uLong crc, const unsigned char *data, size_t size) {
     while (size > 0) {
       uInt chunk = static_cast<uInt>(std::min<size_t>(size, 1u << 30));
       crc = crc32(crc, data, chunk);
       data += chunk;
       size -= chunk;
     }
-    return static_cast<uint32_t>(crc);
+    return crc;
   }
 
 private:
-  bool writeAll(int fd, std::string &reason) {
-    const unsigned char *data = buffer.data();
-    size_t left = buffer.size();
-    while (left > 0) {
+  void write(const unsigned char *data, size_t left) {
+    while (left > 0 && error.empty()) {
       ssize_t written = ::write(fd, data, left);
       if (written < 0 && errno == EINTR)
         continue;
       if (written <= 0) {
-        reason = written < 0 ? describeErrno() : "nothing written";
-        return false;
+        error = written < 0 ? describeErrno() : "nothing written";
+        return;
       }
       data += written;
       left -= static_cast<size_t>(written);
     }
-    return true;
   }
-  static bool syncFile(int fd, std::string &reason) {
-    if (::fsync(fd) == 0)
-      return true;
-    reason = describeErrno();
-    return false;
-  }
-  static bool syncDirectoryOf(const char *path, std::string &reason) {
-    std::string dir = path;
-    size_t slash = dir.rfind('/');
-    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
-    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
-      reason = "written, but its directory cannot be synced: " + describeErrno();
-      return false;
-    }
-    bool ok = ::fsync(fd) == 0;
+  static bool syncDirectoryOf(const std::string &path, std::string &reason) {
+    size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "."
+                      : slash == 0               ? "/"
+                                                 : path.substr(0, slash);
+    int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    bool ok = dirFd >= 0 && ::fsync(dirFd) == 0;
     if (!ok)
-      reason = "written, but its directory cannot be synced: " + describeErrno();
-    ::close(fd);
+      reason =
+          "written, but its directory cannot be synced: " + describeErrno();
+    if (dirFd >= 0)
+      ::close(dirFd);
     return ok;
   }
 
-  std::vector<unsigned char> buffer;
+  std::string target, temporary, error;
+  int fd = -1;
+  uLong crc = crc32(0L, Z_NULL, 0);
 };
 
-/// Reads a checkpoint whole and checks its trailing CRC-32 before any field
-/// is used.
+/// Reads a checkpoint, streaming: a first pass checks its trailing CRC-32
+/// before any field is used, the second reads the fields.
 class CheckpointReader {
 public:
   bool open(const char *path, std::string &reason) {
-    std::ifstream in(path, std::ios::binary);
+    in.open(path, std::ios::binary);
     if (!in) {
       reason = describeErrno();
       return false;
     }
-    bytes.assign(std::istreambuf_iterator<char>(in),
-                 std::istreambuf_iterator<char>());
-    if (in.bad()) {
-      reason = describeErrno();
+    in.seekg(0, std::ios::end);
+    std::streamoff end = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (!in || end < 0) {
+      reason = "cannot find its size";
       return false;
     }
+    size = static_cast<uint64_t>(end);
     return true;
   }
 
   bool verifyChecksum(std::string &reason) {
-    if (bytes.size() < sizeof(kCheckpointMagic) + sizeof(uint32_t)) {
-      reason = "truncated (" + std::to_string(bytes.size()) + " bytes)";
+    if (size < sizeof(kCheckpointMagic) + sizeof(uint32_t)) {
+      reason = "truncated (" + std::to_string(size) + " bytes)";
       return false;
     }
-    payloadEnd = bytes.size() - sizeof(uint32_t);
+    payloadEnd = size - sizeof(uint32_t);
+    std::streampos start = in.tellg();
+    in.seekg(0, std::ios::beg);
+    std::vector<char> chunk(1 << 20);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (uint64_t left = payloadEnd; left > 0;) {
+      size_t bytes = static_cast<size_t>(std::min<uint64_t>(chunk.size(), left));
+      if (!in.read(chunk.data(), static_cast<std::streamsize>(bytes))) {
+        reason = describeErrno();
+        return false;
+      }
+      crc = CheckpointWriter::crc32Update(
+          crc, reinterpret_cast<const unsigned char *>(chunk.data()), bytes);
+      left -= bytes;
+    }
     uint32_t stored;
-    std::memcpy(&stored, bytes.data() + payloadEnd, sizeof(stored));
-    uint32_t actual = CheckpointWriter::crc32Of(
-        reinterpret_cast<const unsigned char *>(bytes.data()), payloadEnd);
-    if (stored != actual) {
+    if (!in.read(reinterpret_cast<char *>(&stored), sizeof(stored))) {
+      reason = describeErrno();
+      return false;
+    }
+    in.seekg(start);
+    if (stored != static_cast<uint32_t>(crc)) {
       char text[96];
       std::snprintf(text, sizeof(text),
                     "checksum mismatch (stored %08x, computed %08x): the "
                     "file was changed or cut",
-                    stored, actual);
+                    stored, static_cast<uint32_t>(crc));
       reason = text;
       return false;
     }
     return true;
   }
 
-  bool get(void *data, uint64_t size) {
-    size_t end = payloadEnd ? payloadEnd : bytes.size();
-    if (size > end - offset)
+  bool get(void *data, uint64_t bytes) {
+    uint64_t end = payloadEnd ? payloadEnd : size;
+    if (offset > end || bytes > end - offset)
       return false;
-    std::memcpy(data, bytes.data() + offset, size);
-    offset += size;
+    if (!in.read(static_cast<char *>(data), static_cast<std::streamsize>(bytes)))
+      return false;
+    offset += bytes;
     return true;
   }
 
   bool atPayloadEnd() const { return offset == payloadEnd; }
 
 private:
-  std::vector<char> bytes;
-  size_t offset = 0;
-  size_t payloadEnd = 0;
+  std::ifstream in;
+  uint64_t size = 0;
+  uint64_t offset = 0;
+  uint64_t payloadEnd = 0;
 };
 
 /// Why `path` is not a complete 64-bit ELF shared object for this machine,
@@ -787,6 +815,12 @@ int amprt_session_save(const amprt_session *session, const char *path,
                        char *error, size_t error_size) {
   const amp_function_info &step = *session->step;
   CheckpointWriter out;
+  std::string reason;
+  if (!out.open(path, reason)) {
+    report(error, error_size, "cannot write checkpoint '%s': %s", path,
+           reason.c_str());
+    return -1;
+  }
   out.put(kCheckpointMagic, sizeof(kCheckpointMagic));
   uint64_t header[kCheckpointHeaderWords] = {
       fingerprint(step), static_cast<uint64_t>(session->steps),
@@ -799,8 +833,7 @@ int amprt_session_save(const amprt_session *session, const char *path,
     out.put(&size, sizeof(size));
     out.put(session->args[i].data(), size);
   }
-  std::string reason;
-  if (!out.commit(path, reason)) {
+  if (!out.commit(reason)) {
     report(error, error_size, "cannot write checkpoint '%s': %s", path,
            reason.c_str());
     return -1;
