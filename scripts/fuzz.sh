@@ -6,6 +6,8 @@
 # is saved as fuzz/regressions/<target>/crash-* (commit it with its fix)
 # and fails the run.
 #   scripts/fuzz.sh [SECONDS]
+# AMP_FUZZ_SEED (default 1) seeds libFuzzer's mutations, so that a run is
+# repeatable; set another (or 0 for a random one) to explore elsewhere.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build-asan/bin"
@@ -38,6 +40,7 @@ for target in checkpoint artifact policy passes; do
   dict=()
   [ -f "$root/fuzz/$target.dict" ] && dict=(-dict="$root/fuzz/$target.dict")
   if ! "$bin/amp-fuzz-$target" "$corpus" "${dict[@]}" -max_total_time="$seconds" \
+        -seed="${AMP_FUZZ_SEED:-1}" \
         -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
         -artifact_prefix="$root/fuzz/regressions/$target/" -print_final_stats=1 \
         2>"$work/$target.log"; then
