@@ -384,7 +384,7 @@ std::string checkSharedObject(const char *path) {
           std::min<uint64_t>(chunk.size(), trailer.size - offset));
       if (!readAt(chunk.data(), bytes, offset))
         return fail("unreadable at byte " + std::to_string(offset));
-      crc = crc32(crc, chunk.data(), static_cast<uInt>(bytes));
+      crc = CheckpointWriter::crc32Update(crc, chunk.data(), bytes);
       offset += bytes;
     }
     if (static_cast<uint32_t>(crc) != trailer.crc32)

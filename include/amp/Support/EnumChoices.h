@@ -45,13 +45,6 @@ public:
     return std::nullopt;
   }
 
-  llvm::StringRef getName(EnumT value) const {
-    for (const llvm::cl::OptionEnumValue &choice : entries())
-      if (choice.Value == static_cast<int>(value))
-        return choice.Name;
-    return "";
-  }
-
   /// "a, b or c", for error messages.
   std::string describe() const {
     std::string text;
