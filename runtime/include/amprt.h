@@ -57,6 +57,12 @@ int amprt_call(const amprt_artifact *artifact,
 size_t amprt_dtype_size(amp_dtype dtype);
 int64_t amprt_num_elements(const amp_tensor_info *tensor);
 
+/* Threads of the libraries the step's contractions run on (oneDNN's OpenMP
+ * and OpenBLAS): all cores unless OMP_NUM_THREADS says otherwise, or `threads`
+ * from now on (values below 1 are ignored). */
+void amprt_set_num_threads(int threads);
+int amprt_num_threads(void);
+
 /* IEEE half and bfloat16 conversions, round to nearest even. */
 uint16_t amprt_f32_to_f16(float value);
 float amprt_f16_to_f32(uint16_t value);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amprt.h"
+#include "float_convert.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -464,32 +465,7 @@ uint16_t amprt_f32_to_f16(float value) {
   return static_cast<uint16_t>(sign | half);
 }
 
-float amprt_f16_to_f32(uint16_t value) {
-  uint32_t sign = (value & 0x8000u) << 16;
-  uint32_t exponent = (value >> 10) & 0x1Fu;
-  uint32_t mantissa = value & 0x3FFu;
-  uint32_t bits;
-  if (exponent == 0x1Fu) {
-    bits = sign | 0x7F800000u | (mantissa << 13);
-  } else if (exponent == 0) {
-    if (mantissa == 0) {
-      bits = sign;
-    } else {
-      int32_t e = -1;
-      do {
-        ++e;
-        mantissa <<= 1;
-      } while (!(mantissa & 0x400u));
-      bits = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) |
-             ((mantissa & 0x3FFu) << 13);
-    }
-  } else {
-    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-  }
-  float result;
-  std::memcpy(&result, &bits, 4);
-  return result;
-}
+float amprt_f16_to_f32(uint16_t value) { return amprt::halfToFloat(value); }
 
 uint16_t amprt_f32_to_bf16(float value) {
   uint32_t bits;
@@ -501,10 +477,7 @@ uint16_t amprt_f32_to_bf16(float value) {
 }
 
 float amprt_bf16_to_f32(uint16_t value) {
-  uint32_t bits = static_cast<uint32_t>(value) << 16;
-  float result;
-  std::memcpy(&result, &bits, 4);
-  return result;
+  return amprt::bfloat16ToFloat(value);
 }
 
 int amprt_check_artifact_file(const char *path, char *error,

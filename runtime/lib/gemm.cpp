@@ -1,94 +1,243 @@
-//===- gemm.cpp - the GEMMs compiled steps call (OpenBLAS sgemm) ----------===//
+//===- gemm.cpp - the GEMMs compiled steps call (oneDNN, OpenBLAS) --------===//
 //
-// amp-contractions-to-runtime-calls turns buffer matmuls into calls of
+// amp-contractions-to-runtime-calls turns every contraction into a call of
 //   _mlir_ciface_amp_rt_[batch_]matmul_{f32,f16,bf16}(A, B, C)
 // with fully dynamic strided memref descriptors: C += A x B, accumulated in
-// f32. f16/bf16 inputs are widened to f32 first; their products are exact
-// in f32, so the result is "low-precision inputs, f32 accumulation".
+// f32. The operands are views of the step's buffers: a transposed operand
+// comes with swapped strides, an operand shared by every batch with a zero
+// batch stride.
+//
+// f32 and bf16 run on oneDNN's matmul in their own precision (bf16 on the
+// CPU's AVX512-BF16 dot products where it has them), reading the views in
+// place. Debian's oneDNN 2.6 has no f16 matmul on the CPU, so f16 operands
+// are widened to f32 first (exact). A primitive is created once per shape
+// and layout and kept for the life of the process. Whatever oneDNN refuses
+// runs on dense f32 copies through OpenBLAS's sgemm.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amprt.h"
-#include "strided_memref.h"
+#include "amprt_gemm.h" // the entry points: a definition below with another
+                        // signature does not compile
+#include "float_convert.h"
 
 #include <cblas.h>
+#include <dnnl.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
-// The entry points of amprt_gemm.def, declared from the list: a definition
-// below with another signature does not compile (test/Runtime checks that
-// each one is exported).
 extern "C" {
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
-  void _mlir_ciface_amp_rt_##NAME(StridedMemRef<C_TYPE, RANK> *a,              \
-                                  StridedMemRef<C_TYPE, RANK> *b,              \
-                                  StridedMemRef<float, RANK> *c);
-#include "amprt_gemm.def"
+// libgomp's, the OpenMP runtime Debian's oneDNN is built with.
+void omp_set_num_threads(int threads);
+int omp_get_max_threads(void);
 }
 
 namespace {
 
-float widen(float value) { return value; }
+using dnnl::memory;
 
-/// Copies a strided rows x cols matrix into a dense row-major f32 buffer.
-template <typename T, typename Widen>
-void gather(const T *base, int64_t rows, int64_t cols, int64_t rowStride,
-            int64_t colStride, float *out, Widen widenFn) {
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      out[i * cols + j] = widenFn(base[i * rowStride + j * colStride]);
+/// One GEMM operand as `batch` matrices of rows x cols, strides in elements.
+struct Matrix {
+  const void *data;
+  int64_t batch, rows, cols;
+  int64_t batchStride, rowStride, colStride;
+
+  /// Whether one matrix serves every batch (a zero batch stride).
+  bool broadcast() const { return batch > 1 && batchStride == 0; }
+};
+
+template <typename T, int Rank>
+Matrix viewOf(StridedMemRef<T, Rank> *ref) {
+  Matrix m;
+  m.data = ref->aligned + ref->offset;
+  m.batch = Rank == 3 ? ref->sizes[0] : 1;
+  m.batchStride = Rank == 3 ? ref->strides[0] : 0;
+  m.rows = ref->sizes[Rank - 2];
+  m.cols = ref->sizes[Rank - 1];
+  m.rowStride = ref->strides[Rank - 2];
+  m.colStride = ref->strides[Rank - 1];
+  // The stride of an extent-1 dimension is arbitrary in MLIR; give it the
+  // dense value so that libraries recognise a plain (or transposed) layout.
+  if (m.rows == 1 && m.cols == 1) {
+    m.rowStride = m.colStride = 1;
+  } else if (m.rows == 1) {
+    m.rowStride = m.cols * m.colStride;
+  } else if (m.cols == 1) {
+    m.colStride = m.rows * m.rowStride;
+  }
+  if (m.batch == 1)
+    m.batchStride = std::max(m.rows * m.rowStride, m.cols * m.colStride);
+  return m;
 }
 
-/// C[m x n] += A[m x k] * B[k x n] for one batch, any strides.
+/// oneDNN's description of `m`; a broadcast operand is one matrix (oneDNN
+/// broadcasts batch dimensions of extent 1).
+memory::desc describe(const Matrix &m, memory::data_type type, bool batched) {
+  if (!batched)
+    return memory::desc({m.rows, m.cols}, type, {m.rowStride, m.colStride});
+  int64_t span = std::max(m.rows * m.rowStride, m.cols * m.colStride);
+  bool broadcast = m.broadcast();
+  return memory::desc({broadcast ? 1 : m.batch, m.rows, m.cols}, type,
+                      {broadcast ? span : m.batchStride, m.rowStride,
+                       m.colStride});
+}
+
+dnnl::engine &cpuEngine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+/// A matmul primitive made for one shape and layout, with the descriptions
+/// of its operands; `primitive` is empty where oneDNN has no implementation.
+struct MatmulPlan {
+  dnnl::matmul primitive;
+  memory::desc a, b, c;
+  bool supported = false;
+};
+
+/// The plan for C += A x B on these views, created on first use.
+const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b,
+                             const Matrix &c, memory::data_type type) {
+  static std::mutex mutex;
+  static std::map<std::vector<int64_t>, std::unique_ptr<MatmulPlan>> plans;
+  bool batched = c.batch > 1;
+  std::vector<int64_t> key = {static_cast<int64_t>(type), batched};
+  for (const Matrix *m : {&a, &b, &c})
+    key.insert(key.end(), {m->broadcast(), m->batch, m->rows, m->cols,
+                           m->batchStride, m->rowStride, m->colStride});
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<MatmulPlan> &plan = plans[key];
+  if (plan)
+    return *plan;
+  plan = std::make_unique<MatmulPlan>();
+  try {
+    plan->a = describe(a, type, batched);
+    plan->b = describe(b, type, batched);
+    plan->c = describe(c, memory::data_type::f32, batched);
+    // C += A x B: the sum post-op adds what C holds.
+    dnnl::post_ops accumulate;
+    accumulate.append_sum(1.0f);
+    dnnl::primitive_attr attributes;
+    attributes.set_post_ops(accumulate);
+    dnnl::matmul::desc desc(plan->a, plan->b, plan->c);
+    dnnl::matmul::primitive_desc pd(desc, attributes, cpuEngine());
+    plan->primitive = dnnl::matmul(pd);
+    plan->supported = true;
+  } catch (const dnnl::error &) {
+    plan->supported = false;
+  }
+  return *plan;
+}
+
+/// Runs C += A x B on oneDNN; false where oneDNN cannot.
+bool oneDNNMatmul(const Matrix &a, const Matrix &b, const Matrix &c,
+                  memory::data_type type) {
+  const MatmulPlan &plan = lookupPlan(a, b, c, type);
+  if (!plan.supported)
+    return false;
+  try {
+    dnnl::engine &engine = cpuEngine();
+    thread_local dnnl::stream stream(engine);
+    memory ma(plan.a, engine, const_cast<void *>(a.data));
+    memory mb(plan.b, engine, const_cast<void *>(b.data));
+    memory mc(plan.c, engine, const_cast<void *>(c.data));
+    plan.primitive.execute(stream, {{DNNL_ARG_SRC, ma},
+                                    {DNNL_ARG_WEIGHTS, mb},
+                                    {DNNL_ARG_DST, mc}});
+    stream.wait();
+    return true;
+  } catch (const dnnl::error &) {
+    return false;
+  }
+}
+
+float widenF32(float value) { return value; }
+
+/// Copies batch `batch` of `m` into a dense row-major f32 buffer.
 template <typename T, typename Widen>
-void matmul(const T *a, const int64_t *aStrides, const T *b,
-            const int64_t *bStrides, float *c, const int64_t *cStrides,
-            int64_t m, int64_t n, int64_t k, Widen widenFn,
-            std::vector<float> &scratch) {
+void widenDense(const Matrix &m, int64_t batch, float *out, Widen widen) {
+  const T *base = static_cast<const T *>(m.data) + batch * m.batchStride;
+  for (int64_t i = 0; i < m.rows; ++i) {
+    const T *row = base + i * m.rowStride;
+    float *dst = out + i * m.cols;
+    if (m.colStride == 1) {
+      for (int64_t j = 0; j < m.cols; ++j) // contiguous: vectorizes
+        dst[j] = widen(row[j]);
+    } else {
+      for (int64_t j = 0; j < m.cols; ++j)
+        dst[j] = widen(row[j * m.colStride]);
+    }
+  }
+}
+
+/// C += A x B on dense f32 copies with OpenBLAS: the path for what oneDNN
+/// refuses.
+template <typename T, typename Widen>
+void denseSgemm(const Matrix &a, const Matrix &b, const Matrix &c,
+                Widen widen) {
+  int64_t m = c.rows, n = c.cols, k = a.cols;
   if (m == 0 || n == 0)
     return;
-  scratch.resize(static_cast<size_t>(m * k + k * n));
-  float *denseA = scratch.data();
-  float *denseB = denseA + m * k;
-  gather(a, m, k, aStrides[0], aStrides[1], denseA, widenFn);
-  gather(b, k, n, bStrides[0], bStrides[1], denseB, widenFn);
-  if (cStrides[1] == 1 && cStrides[0] >= n) {
+  std::vector<float> scratch(static_cast<size_t>(m * k + k * n + m * n));
+  float *denseA = scratch.data(), *denseB = denseA + m * k,
+        *product = denseB + k * n;
+  for (int64_t batch = 0; batch < c.batch; ++batch) {
+    widenDense<T>(a, batch, denseA, widen);
+    widenDense<T>(b, batch, denseB, widen);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m),
                 static_cast<int>(n), static_cast<int>(k), 1.0f, denseA,
-                static_cast<int>(k), denseB, static_cast<int>(n), 1.0f, c,
-                static_cast<int>(cStrides[0]));
-    return;
+                static_cast<int>(k), denseB, static_cast<int>(n), 0.0f,
+                product, static_cast<int>(n));
+    float *out = const_cast<float *>(static_cast<const float *>(c.data)) +
+                 batch * c.batchStride;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        out[i * c.rowStride + j * c.colStride] += product[i * n + j];
   }
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      float sum = 0.0f;
-      for (int64_t p = 0; p < k; ++p)
-        sum += denseA[i * k + p] * denseB[p * n + j];
-      c[i * cStrides[0] + j * cStrides[1]] += sum;
-    }
 }
 
-template <typename T, typename Widen>
-void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
-                 StridedMemRef<float, 3> *c, Widen widenFn) {
-  std::vector<float> scratch;
-  int64_t batches = c->sizes[0], m = c->sizes[1], n = c->sizes[2],
-          k = a->sizes[2];
+/// Widens every batch of an f16 operand into `storage` and returns the
+/// dense f32 view of it.
+Matrix widenHalfOperand(const Matrix &m, std::vector<float> &storage) {
+  int64_t batches = m.broadcast() ? 1 : m.batch;
+  storage.resize(static_cast<size_t>(batches * m.rows * m.cols));
   for (int64_t batch = 0; batch < batches; ++batch)
-    matmul(a->aligned + a->offset + batch * a->strides[0], a->strides + 1,
-           b->aligned + b->offset + batch * b->strides[0], b->strides + 1,
-           c->aligned + c->offset + batch * c->strides[0], c->strides + 1, m, n,
-           k, widenFn, scratch);
+    widenDense<uint16_t>(m, batch, storage.data() + batch * m.rows * m.cols,
+                         amprt::halfToFloat);
+  Matrix dense = m;
+  dense.data = storage.data();
+  dense.rowStride = m.cols;
+  dense.colStride = 1;
+  dense.batchStride = m.broadcast() ? 0 : m.rows * m.cols;
+  if (m.batch == 1)
+    dense.batchStride = m.rows * m.cols;
+  return dense;
 }
 
-template <typename T, typename Widen>
-void plainMatmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
-                 StridedMemRef<float, 2> *c, Widen widenFn) {
-  std::vector<float> scratch;
-  matmul(a->aligned + a->offset, a->strides, b->aligned + b->offset, b->strides,
-         c->aligned + c->offset, c->strides, c->sizes[0], c->sizes[1],
-         a->sizes[1], widenFn, scratch);
+void gemmF32(const Matrix &a, const Matrix &b, const Matrix &c) {
+  if (c.rows == 0 || c.cols == 0 || c.batch == 0)
+    return;
+  if (!oneDNNMatmul(a, b, c, memory::data_type::f32))
+    denseSgemm<float>(a, b, c, widenF32);
+}
+
+void gemmBF16(const Matrix &a, const Matrix &b, const Matrix &c) {
+  if (c.rows == 0 || c.cols == 0 || c.batch == 0)
+    return;
+  if (!oneDNNMatmul(a, b, c, memory::data_type::bf16))
+    denseSgemm<uint16_t>(a, b, c, amprt::bfloat16ToFloat);
+}
+
+void gemmF16(const Matrix &a, const Matrix &b, const Matrix &c) {
+  if (c.rows == 0 || c.cols == 0 || c.batch == 0)
+    return;
+  thread_local std::vector<float> wideA, wideB;
+  gemmF32(widenHalfOperand(a, wideA), widenHalfOperand(b, wideB), c);
 }
 
 } // namespace
@@ -98,32 +247,41 @@ extern "C" {
 void _mlir_ciface_amp_rt_batch_matmul_f32(StridedMemRef<float, 3> *a,
                                           StridedMemRef<float, 3> *b,
                                           StridedMemRef<float, 3> *c) {
-  batchMatmul(a, b, c, widen);
+  gemmF32(viewOf(a), viewOf(b), viewOf(c));
 }
 void _mlir_ciface_amp_rt_batch_matmul_f16(StridedMemRef<uint16_t, 3> *a,
                                           StridedMemRef<uint16_t, 3> *b,
                                           StridedMemRef<float, 3> *c) {
-  batchMatmul(a, b, c, amprt_f16_to_f32);
+  gemmF16(viewOf(a), viewOf(b), viewOf(c));
 }
 void _mlir_ciface_amp_rt_batch_matmul_bf16(StridedMemRef<uint16_t, 3> *a,
                                            StridedMemRef<uint16_t, 3> *b,
                                            StridedMemRef<float, 3> *c) {
-  batchMatmul(a, b, c, amprt_bf16_to_f32);
+  gemmBF16(viewOf(a), viewOf(b), viewOf(c));
 }
 void _mlir_ciface_amp_rt_matmul_f32(StridedMemRef<float, 2> *a,
                                     StridedMemRef<float, 2> *b,
                                     StridedMemRef<float, 2> *c) {
-  plainMatmul(a, b, c, widen);
+  gemmF32(viewOf(a), viewOf(b), viewOf(c));
 }
 void _mlir_ciface_amp_rt_matmul_f16(StridedMemRef<uint16_t, 2> *a,
                                     StridedMemRef<uint16_t, 2> *b,
                                     StridedMemRef<float, 2> *c) {
-  plainMatmul(a, b, c, amprt_f16_to_f32);
+  gemmF16(viewOf(a), viewOf(b), viewOf(c));
 }
 void _mlir_ciface_amp_rt_matmul_bf16(StridedMemRef<uint16_t, 2> *a,
                                      StridedMemRef<uint16_t, 2> *b,
                                      StridedMemRef<float, 2> *c) {
-  plainMatmul(a, b, c, amprt_bf16_to_f32);
+  gemmBF16(viewOf(a), viewOf(b), viewOf(c));
 }
+
+void amprt_set_num_threads(int threads) {
+  if (threads < 1)
+    return;
+  omp_set_num_threads(threads);
+  openblas_set_num_threads(threads);
+}
+
+int amprt_num_threads(void) { return omp_get_max_threads(); }
 
 } // extern "C"

@@ -1,0 +1,48 @@
+//===- float_convert.h - inline f16/bf16 widening for bulk loops -*- C++ -*-===//
+//
+// Branch-free, so that a loop over a buffer vectorizes: the runtime's
+// widening of f16/bf16 GEMM operands calls these per element, and libamprt's
+// exported amprt_f16_to_f32 / amprt_bf16_to_f32 are these too.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMPRT_FLOAT_CONVERT_H
+#define AMPRT_FLOAT_CONVERT_H
+
+#include <cstdint>
+#include <cstring>
+
+namespace amprt {
+
+inline float bitsToFloat(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+inline uint32_t floatToBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+/// IEEE half to float, exact. The exponent and mantissa moved into a float's
+/// place read as 2^-112 times the value (normal and subnormal halves alike:
+/// a half subnormal lands on a float subnormal), so one multiplication by
+/// 2^112 rebiases; infinities and NaNs keep an all-ones exponent.
+inline float halfToFloat(uint16_t half) {
+  uint32_t magnitude = static_cast<uint32_t>(half & 0x7FFFu) << 13;
+  float value = bitsToFloat(magnitude) * 0x1p112f;
+  uint32_t bits = (half & 0x7FFFu) >= 0x7C00u ? (magnitude | 0x7F800000u)
+                                               : floatToBits(value);
+  return bitsToFloat(bits | (static_cast<uint32_t>(half & 0x8000u) << 16));
+}
+
+/// bfloat16 to float, exact: the upper half of a float.
+inline float bfloat16ToFloat(uint16_t value) {
+  return bitsToFloat(static_cast<uint32_t>(value) << 16);
+}
+
+} // namespace amprt
+
+#endif // AMPRT_FLOAT_CONVERT_H

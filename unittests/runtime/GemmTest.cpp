@@ -1,0 +1,254 @@
+//===- GemmTest.cpp - libamprt's GEMMs on every layout a step passes ------===//
+//
+// amp-contractions-to-runtime-calls hands the GEMMs strided views: plain,
+// transposed, rows merged from two loops, an operand shared by every batch
+// (batch stride 0), extent-1 dimensions with arbitrary strides. Each is
+// checked against a double-precision loop over the same views, for f32,
+// f16 and bf16 inputs, accumulating into what C holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amprt.h"
+#include "amprt_gemm.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+enum class Input { F32, F16, BF16 };
+
+/// A batch x rows x cols view into `storage` with the given strides.
+struct View {
+  int64_t sizes[3];
+  int64_t strides[3];
+  int64_t offset = 0;
+
+  int64_t span() const {
+    int64_t last = offset;
+    for (int d = 0; d < 3; ++d)
+      last += (sizes[d] - 1) * strides[d];
+    return last + 1;
+  }
+  int64_t at(int64_t b, int64_t i, int64_t j) const {
+    return offset + b * strides[0] + i * strides[1] + j * strides[2];
+  }
+};
+
+/// Rounds `value` to what `input` holds, so that the reference sees the
+/// same operands.
+float representable(float value, Input input) {
+  switch (input) {
+  case Input::F32:
+    return value;
+  case Input::F16:
+    return amprt_f16_to_f32(amprt_f32_to_f16(value));
+  case Input::BF16:
+    return amprt_bf16_to_f32(amprt_f32_to_bf16(value));
+  }
+  return value;
+}
+
+struct Operand {
+  View view;
+  std::vector<float> values;  // the operand as floats (the reference)
+  std::vector<uint16_t> bits; // f16/bf16 storage
+};
+
+Operand makeOperand(View view, Input input, std::mt19937 &rng) {
+  Operand operand{view, std::vector<float>(view.span(), 0.0f), {}};
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (float &value : operand.values)
+    value = representable(uniform(rng), input);
+  for (float value : operand.values)
+    operand.bits.push_back(input == Input::F16 ? amprt_f32_to_f16(value)
+                                               : amprt_f32_to_bf16(value));
+  return operand;
+}
+
+template <typename T, int Rank>
+StridedMemRef<T, Rank> descriptor(T *data, const View &view) {
+  StridedMemRef<T, Rank> ref;
+  ref.allocated = ref.aligned = data;
+  ref.offset = view.offset;
+  for (int d = 0; d < Rank; ++d) {
+    ref.sizes[d] = view.sizes[3 - Rank + d];
+    ref.strides[d] = view.strides[3 - Rank + d];
+  }
+  return ref;
+}
+
+/// Runs the runtime's GEMM of `input` at `rank` on the views and compares
+/// with the reference, C starting from random values (the call adds).
+void checkGemm(Input input, int rank, View a, View b, View c) {
+  std::mt19937 rng(7);
+  Operand lhs = makeOperand(a, input, rng), rhs = makeOperand(b, input, rng);
+  Operand out = makeOperand(c, Input::F32, rng);
+  std::vector<double> expected(out.values.begin(), out.values.end());
+  int64_t batches = c.sizes[0], m = c.sizes[1], n = c.sizes[2],
+          k = a.sizes[2];
+  for (int64_t batch = 0; batch < batches; ++batch)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0.0;
+        for (int64_t p = 0; p < k; ++p)
+          sum += double(lhs.values[a.at(batch, i, p)]) *
+                 double(rhs.values[b.at(batch, p, j)]);
+        expected[c.at(batch, i, j)] += sum;
+      }
+
+  std::vector<float> result = out.values;
+  if (input == Input::F32) {
+    if (rank == 3) {
+      auto x = descriptor<float, 3>(lhs.values.data(), a);
+      auto y = descriptor<float, 3>(rhs.values.data(), b);
+      auto z = descriptor<float, 3>(result.data(), c);
+      _mlir_ciface_amp_rt_batch_matmul_f32(&x, &y, &z);
+    } else {
+      auto x = descriptor<float, 2>(lhs.values.data(), a);
+      auto y = descriptor<float, 2>(rhs.values.data(), b);
+      auto z = descriptor<float, 2>(result.data(), c);
+      _mlir_ciface_amp_rt_matmul_f32(&x, &y, &z);
+    }
+  } else if (rank == 3) {
+    auto x = descriptor<uint16_t, 3>(lhs.bits.data(), a);
+    auto y = descriptor<uint16_t, 3>(rhs.bits.data(), b);
+    auto z = descriptor<float, 3>(result.data(), c);
+    (input == Input::F16 ? _mlir_ciface_amp_rt_batch_matmul_f16
+                         : _mlir_ciface_amp_rt_batch_matmul_bf16)(&x, &y, &z);
+  } else {
+    auto x = descriptor<uint16_t, 2>(lhs.bits.data(), a);
+    auto y = descriptor<uint16_t, 2>(rhs.bits.data(), b);
+    auto z = descriptor<float, 2>(result.data(), c);
+    (input == Input::F16 ? _mlir_ciface_amp_rt_matmul_f16
+                         : _mlir_ciface_amp_rt_matmul_bf16)(&x, &y, &z);
+  }
+  // The operands are exact in every input type and the products exact in
+  // f32, so only f32 summation order differs from the reference: about
+  // k * 2^-24 relative to the sum of |products| (< k here).
+  double tolerance = 1e-6 * k + 1e-6;
+  for (int64_t batch = 0; batch < batches; ++batch)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t at = c.at(batch, i, j);
+        ASSERT_NEAR(result[at], expected[at], tolerance)
+            << "batch " << batch << " row " << i << " col " << j;
+      }
+}
+
+/// Row-major dense strides of batch x rows x cols.
+View dense(int64_t batch, int64_t rows, int64_t cols) {
+  return View{{batch, rows, cols}, {rows * cols, cols, 1}};
+}
+
+/// The transpose of a dense cols x rows matrix, seen as rows x cols.
+View transposed(int64_t batch, int64_t rows, int64_t cols) {
+  return View{{batch, rows, cols}, {rows * cols, 1, rows}};
+}
+
+class GemmTest : public ::testing::TestWithParam<Input> {};
+
+TEST_P(GemmTest, Plain) {
+  checkGemm(GetParam(), 2, dense(1, 37, 53), dense(1, 53, 29),
+            dense(1, 37, 29));
+}
+
+TEST_P(GemmTest, TransposedOperands) {
+  checkGemm(GetParam(), 2, transposed(1, 37, 53), transposed(1, 53, 29),
+            dense(1, 37, 29));
+}
+
+TEST_P(GemmTest, TransposedOutput) {
+  checkGemm(GetParam(), 2, dense(1, 16, 24), dense(1, 24, 9),
+            transposed(1, 16, 9));
+}
+
+TEST_P(GemmTest, SubviewWithOffsetAndLeadingDimension) {
+  // q/k/v slices of a fused [rows, 96] projection: leading dimension 96.
+  View a{{1, 28, 32}, {0, 96, 1}, 64};
+  checkGemm(GetParam(), 2, a, dense(1, 32, 20), dense(1, 28, 20));
+}
+
+TEST_P(GemmTest, Batched) {
+  checkGemm(GetParam(), 3, dense(4, 7, 12), dense(4, 12, 5), dense(4, 7, 5));
+}
+
+TEST_P(GemmTest, BatchedTransposedRhs) {
+  checkGemm(GetParam(), 3, dense(3, 28, 32), transposed(3, 32, 28),
+            dense(3, 28, 28));
+}
+
+TEST_P(GemmTest, SharedOperandWithZeroBatchStride) {
+  View shared{{5, 6, 7}, {0, 7, 1}};
+  checkGemm(GetParam(), 3, dense(5, 4, 6), shared, dense(5, 4, 7));
+}
+
+TEST_P(GemmTest, UnitDimensionsWithArbitraryStrides) {
+  // A vector-matrix product: MLIR may give the extent-1 row any stride.
+  View a{{1, 1, 40}, {999, 12345, 1}};
+  checkGemm(GetParam(), 2, a, dense(1, 40, 33), View{{1, 1, 33}, {0, 7, 1}});
+  View column{{1, 40, 1}, {0, 1, 555}};
+  checkGemm(GetParam(), 2, dense(1, 6, 40), column, dense(1, 6, 1));
+}
+
+TEST_P(GemmTest, GatheredLayoutFallsBack) {
+  // Neither dimension has a unit stride (every other element).
+  View a{{1, 9, 11}, {0, 22, 2}};
+  checkGemm(GetParam(), 2, a, dense(1, 11, 8), dense(1, 9, 8));
+}
+
+TEST_P(GemmTest, Empty) {
+  checkGemm(GetParam(), 2, dense(1, 0, 8), dense(1, 8, 3), dense(1, 0, 3));
+  checkGemm(GetParam(), 2, dense(1, 4, 0), dense(1, 0, 3), dense(1, 4, 3));
+}
+
+std::string inputName(const ::testing::TestParamInfo<Input> &info) {
+  switch (info.param) {
+  case Input::F32:
+    return "f32";
+  case Input::F16:
+    return "f16";
+  case Input::BF16:
+    return "bf16";
+  }
+  return "unknown";
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, GemmTest,
+                         ::testing::Values(Input::F32, Input::F16, Input::BF16),
+                         inputName);
+
+TEST(Threads, SetAndRead) {
+  int before = amprt_num_threads();
+  amprt_set_num_threads(1);
+  EXPECT_EQ(amprt_num_threads(), 1);
+  amprt_set_num_threads(0); // ignored
+  EXPECT_EQ(amprt_num_threads(), 1);
+  amprt_set_num_threads(before);
+  EXPECT_EQ(amprt_num_threads(), before);
+}
+
+TEST(Conversions, HalfWideningIsExactOnEveryValue) {
+  // Every f16 bit pattern against the definition: sign, exponent, mantissa.
+  for (uint32_t bits = 0; bits < 0x10000u; ++bits) {
+    uint32_t exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+    double magnitude =
+        exponent == 0 ? std::ldexp(double(mantissa), -24)
+                      : std::ldexp(double(mantissa | 0x400), int(exponent) - 25);
+    float value = amprt_f16_to_f32(static_cast<uint16_t>(bits));
+    if (exponent == 0x1F) {
+      ASSERT_EQ(std::isnan(value), mantissa != 0) << bits;
+      if (!mantissa)
+        ASSERT_TRUE(std::isinf(value)) << bits;
+    } else {
+      ASSERT_EQ(double(value), (bits & 0x8000) ? -magnitude : magnitude)
+          << bits;
+    }
+    ASSERT_EQ(std::signbit(value), bool(bits & 0x8000)) << bits;
+  }
+}
+
+} // namespace
