@@ -2,18 +2,23 @@
 //
 // docs/toolchain.md: named ops with library_call are ignored and a generic with
 // one callee breaks on the second shape; what works is a pass after
-// bufferization that casts the operands to fully dynamic strided memrefs and
-// calls one C-interface function per (input type, batched).
+// bufferization that views the operands as fully dynamic strided memrefs and
+// calls one C-interface function per (input type, batched). Any linalg op
+// whose body is a multiply-accumulate and whose loops are one (or no) batch,
+// m, n and k loop is such a GEMM, named or generic: elementwise fusion folds
+// transposes and reshapes into the maps, which become strides of the views.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CONTRACTIONSTORUNTIMECALLSPASS
@@ -22,16 +27,6 @@ namespace mlir::amp {
 
 using namespace mlir;
 using namespace mlir::amp;
-
-/// `type` as a fully dynamic strided memref of the same rank.
-static MemRefType dynamicStrided(MemRefType type) {
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
-  SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
-  auto layout =
-      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, strides);
-  return MemRefType::get(shape, type.getElementType(), layout);
-}
 
 /// A GEMM of runtime/include/amprt_gemm.def.
 struct RuntimeGemm {
@@ -59,50 +54,286 @@ static StringRef getSymbolPrefix(GemmRuntime runtime) {
   return runtime == GemmRuntime::CUDA ? "amp_rt_cuda_" : "amp_rt_";
 }
 
-/// Replaces `op` by a runtime call when its types and maps are the plain
-/// ones; returns failure (and leaves it) otherwise.
-static LogicalResult convert(linalg::LinalgOp op, bool batched,
-                             GemmRuntime runtime, ModuleOp module) {
-  if (!op.hasPureBufferSemantics())
+/// Whether `value` is block argument `arg` of the body, possibly widened to
+/// f32 by an arith.extf.
+static bool isOperandRead(Value value, BlockArgument arg) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    value = ext.getIn();
+  return value == arg;
+}
+
+/// Whether the body is `out + a * b` (in either order, the inputs possibly
+/// widened): the only payload a GEMM computes. Stricter than upstream's
+/// isContractionBody, which lets any unary op (an exp, a negation) through.
+static bool isMultiplyAccumulate(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (!body || body->getNumArguments() != 3)
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield.getNumOperands() != 1)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  BlockArgument a = body->getArgument(0), b = body->getArgument(1),
+                out = body->getArgument(2);
+  if ((add.getLhs() == out) == (add.getRhs() == out))
+    return false;
+  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  return (isOperandRead(mul.getLhs(), a) && isOperandRead(mul.getRhs(), b)) ||
+         (isOperandRead(mul.getLhs(), b) && isOperandRead(mul.getRhs(), a));
+}
+
+/// The loops of a contraction in GEMM roles, C[batch, m, n] += A[batch, m,
+/// k] * B[batch, k, n], each role a list of loops from outer to inner that
+/// the operands' layouts let act as one (e.g. the [batch, tokens] rows of a
+/// linear layer on 3-D activations). Loops of extent 1 have no role.
+struct GemmLoops {
+  SmallVector<unsigned> batch, m, n, k;
+  SmallVector<int64_t> extents;
+};
+
+/// The non-unit m, n, k and batch loops of `op`, if it is a multiply-
+/// accumulate with at least one of each of m, n and k: a matrix product.
+/// Batched dot products and sums of products (m or n of extent 1) are
+/// reductions, not GEMMs.
+static std::optional<GemmLoops> findMatrixProductLoops(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0 || !isMultiplyAccumulate(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims))
+    return std::nullopt;
+  GemmLoops loops;
+  loops.extents = op.getStaticLoopRanges();
+  auto nonUnit = [&](ArrayRef<unsigned> list) {
+    SmallVector<unsigned> kept;
+    for (unsigned loop : list)
+      if (loops.extents[loop] != 1)
+        kept.push_back(loop);
+    return kept;
+  };
+  loops.batch = nonUnit(dims->batch);
+  loops.m = nonUnit(dims->m);
+  loops.n = nonUnit(dims->n);
+  loops.k = nonUnit(dims->k);
+  if (loops.m.empty() || loops.n.empty() || loops.k.empty())
+    return std::nullopt;
+  return loops;
+}
+
+/// The position of the result of `map` that is loop `loop`, if any.
+static std::optional<unsigned> dimOfLoop(AffineMap map, unsigned loop) {
+  for (auto [position, result] : llvm::enumerate(map.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(result);
+        dim && dim.getPosition() == loop)
+      return position;
+  return std::nullopt;
+}
+
+/// Orders the loops of one role from outer to inner and checks that every
+/// operand that uses them lays them out as one dimension: the stride of each
+/// is the extent times the stride of the next. An operand that uses none of
+/// them is one that the role does not index (B for m) or, for the batch
+/// role, one shared by every batch.
+static LogicalResult mergeRole(SmallVector<unsigned> &role,
+                               ArrayRef<int64_t> extents,
+                               ArrayRef<AffineMap> maps,
+                               ArrayRef<MemRefType> types,
+                               std::string &reason) {
+  if (role.size() <= 1)
+    return success();
+  std::optional<SmallVector<int64_t>> order;
+  for (auto [mapOfOperand, type] : llvm::zip(maps, types)) {
+    AffineMap map = mapOfOperand;
+    unsigned used = llvm::count_if(
+        role, [&](unsigned loop) { return dimOfLoop(map, loop).has_value(); });
+    if (used == 0)
+      continue;
+    if (used != role.size()) {
+      reason = "an operand uses only some of the loops of one GEMM dimension";
+      return failure();
+    }
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        llvm::any_of(strides, ShapedType::isDynamic)) {
+      reason = "loops of one GEMM dimension on an operand with dynamic strides";
+      return failure();
+    }
+    auto strideOf = [&](unsigned loop) {
+      return strides[*dimOfLoop(map, loop)];
+    };
+    if (!order) {
+      llvm::stable_sort(role, [&](unsigned x, unsigned y) {
+        return strideOf(x) > strideOf(y);
+      });
+      order.emplace();
+    }
+    for (unsigned i = 0; i + 1 < role.size(); ++i)
+      if (strideOf(role[i]) != extents[role[i + 1]] * strideOf(role[i + 1])) {
+        reason = "the loops of one GEMM dimension are not one dimension of an "
+                 "operand's layout";
+        return failure();
+      }
+  }
+  return success();
+}
+
+/// The GEMM roles of `op`'s loops, or a reason why it is not a GEMM.
+static FailureOr<GemmLoops> matchGemm(linalg::LinalgOp op,
+                                      std::string &reason) {
+  if (!op.hasPureBufferSemantics()) {
+    reason = "its operands are not buffers";
     return failure();
-  SmallVector<AffineMap> defaults =
-      batched ? linalg::BatchMatmulOp::getDefaultIndexingMaps(op.getContext())
-              : linalg::MatmulOp::getDefaultIndexingMaps(op.getContext());
-  if (op.getIndexingMapsArray() != defaults)
+  }
+  std::optional<GemmLoops> loops = findMatrixProductLoops(op);
+  if (!loops) {
+    reason = "it is not a matrix product";
+    return failure();
+  }
+  if (llvm::any_of(loops->extents, ShapedType::isDynamic)) {
+    reason = "a loop has a dynamic extent";
+    return failure();
+  }
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  for (AffineMap map : maps)
+    for (AffineExpr result : map.getResults()) {
+      auto constant = dyn_cast<AffineConstantExpr>(result);
+      if (!isa<AffineDimExpr>(result) &&
+          !(constant && constant.getValue() == 0)) {
+        reason = "an operand is indexed by " +
+                 std::string(llvm::formatv("{0}", result));
+        return failure();
+      }
+    }
+  // Every loop of extent > 1 has a role (none is summed in one input only).
+  unsigned roles = loops->batch.size() + loops->m.size() + loops->n.size() +
+                   loops->k.size();
+  if (roles != static_cast<unsigned>(llvm::count_if(
+                   loops->extents, [](int64_t e) { return e != 1; }))) {
+    reason = "a loop is neither batch, m, n nor k";
+    return failure();
+  }
+  SmallVector<MemRefType> types;
+  for (OpOperand &operand : op->getOpOperands())
+    types.push_back(cast<MemRefType>(operand.get().getType()));
+  // Two row (or column) loops that are not one dimension of A (B) and C
+  // can still be a batch and the rows: the other input, which does not use
+  // that loop, is then shared by every batch (a zero batch stride).
+  for (SmallVector<unsigned> *role : {&loops->m, &loops->n}) {
+    if (!loops->batch.empty() || role->size() != 2 ||
+        succeeded(mergeRole(*role, loops->extents, maps, types, reason)))
+      continue;
+    loops->batch = {role->front()};
+    role->erase(role->begin());
+  }
+  for (SmallVector<unsigned> *role :
+       {&loops->batch, &loops->m, &loops->n, &loops->k})
+    if (failed(mergeRole(*role, loops->extents, maps, types, reason)))
+      return failure();
+  return *loops;
+}
+
+/// `operand` seen as the matrices of `roles` (batch?, rows, cols), each a
+/// list of loops merged into one dimension: a fully dynamic strided view
+/// whose stride for a role is the operand's stride of the dimension indexed
+/// by the role's innermost loop, 0 where it uses none of them (an operand
+/// shared by every batch). A plain cast where that is the operand as it is.
+static Value gemmView(OpBuilder &builder, Location loc, Value operand,
+                      AffineMap map, ArrayRef<ArrayRef<unsigned>> roles,
+                      ArrayRef<int64_t> extents) {
+  auto type = cast<MemRefType>(operand.getType());
+  int64_t rank = roles.size();
+  auto layout = StridedLayoutAttr::get(
+      builder.getContext(), ShapedType::kDynamic,
+      SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  auto viewType =
+      MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                      type.getElementType(), layout);
+  bool asIs = type.getRank() == rank;
+  for (auto [position, role] : llvm::enumerate(roles))
+    asIs = asIs && role.size() == 1 && dimOfLoop(map, role[0]) == position;
+  if (asIs)
+    return memref::CastOp::create(builder, loc, viewType, operand);
+
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, operand);
+  SmallVector<OpFoldResult> sizes, strides;
+  for (ArrayRef<unsigned> role : roles) {
+    int64_t size = 1;
+    for (unsigned loop : role)
+      size *= extents[loop];
+    sizes.push_back(builder.getIndexAttr(size));
+    std::optional<unsigned> dim = dimOfLoop(map, role.back());
+    if (dim)
+      strides.push_back(metadata.getStrides()[*dim]);
+    else
+      strides.push_back(builder.getIndexAttr(0));
+  }
+  return memref::ReinterpretCastOp::create(
+      builder, loc, viewType, metadata.getBaseBuffer(),
+      OpFoldResult(metadata.getOffset()), sizes, strides);
+}
+
+/// Replaces `op` by a runtime call when it is a GEMM of the runtime's types;
+/// otherwise leaves it and says why in `reason`.
+static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
+                             ModuleOp module, std::string &reason) {
+  FailureOr<GemmLoops> loops = matchGemm(op, reason);
+  if (failed(loops))
     return failure();
   Value lhs = op.getDpsInputOperand(0)->get();
   Value rhs = op.getDpsInputOperand(1)->get();
   Value out = op.getDpsInitOperand(0)->get();
-  auto lhsType = cast<MemRefType>(lhs.getType());
-  auto rhsType = cast<MemRefType>(rhs.getType());
-  auto outType = cast<MemRefType>(out.getType());
-  const RuntimeGemm *gemm =
-      lookupRuntimeGemm(lhsType.getElementType(), lhsType.getRank());
-  if (!gemm || rhsType.getElementType() != lhsType.getElementType() ||
-      !outType.getElementType().isF32())
+  Type inputType = cast<MemRefType>(lhs.getType()).getElementType();
+  bool batched = !loops->batch.empty();
+  const RuntimeGemm *gemm = lookupRuntimeGemm(inputType, batched ? 3 : 2);
+  if (!gemm || cast<MemRefType>(rhs.getType()).getElementType() != inputType ||
+      !cast<MemRefType>(out.getType()).getElementType().isF32()) {
+    reason = "the runtime has no GEMM for these element types";
     return failure();
+  }
+  // A is the input that holds the m loops.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!dimOfLoop(maps[0], loops->m.front())) {
+    std::swap(lhs, rhs);
+    std::swap(maps[0], maps[1]);
+  }
+  auto rolesOf = [&](ArrayRef<unsigned> rows, ArrayRef<unsigned> cols) {
+    SmallVector<ArrayRef<unsigned>> roles;
+    if (batched)
+      roles.push_back(loops->batch);
+    roles.append({rows, cols});
+    return roles;
+  };
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> operands = {
+      gemmView(builder, loc, lhs, maps[0], rolesOf(loops->m, loops->k),
+               loops->extents),
+      gemmView(builder, loc, rhs, maps[1], rolesOf(loops->k, loops->n),
+               loops->extents),
+      gemmView(builder, loc, out, maps[2], rolesOf(loops->m, loops->n),
+               loops->extents)};
 
   std::string name = (getSymbolPrefix(runtime) + gemm->name).str();
-  SmallVector<Type> argTypes = {dynamicStrided(lhsType),
-                                dynamicStrided(rhsType),
-                                dynamicStrided(outType)};
-  OpBuilder builder(module.getContext());
   auto callee = module.lookupSymbol<func::FuncOp>(name);
   if (!callee) {
-    builder.setInsertionPointToStart(module.getBody());
-    callee =
-        func::FuncOp::create(builder, module.getLoc(), name,
-                             builder.getFunctionType(argTypes, TypeRange{}));
+    OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
+    callee = func::FuncOp::create(
+        moduleBuilder, module.getLoc(), name,
+        moduleBuilder.getFunctionType(ValueRange(operands).getTypes(),
+                                      TypeRange{}));
     callee.setPrivate();
     callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                    builder.getUnitAttr());
+                    moduleBuilder.getUnitAttr());
   }
-  builder.setInsertionPoint(op);
-  SmallVector<Value> values = {lhs, rhs, out}, operands;
-  for (auto [value, type] : llvm::zip(values, argTypes))
-    operands.push_back(
-        memref::CastOp::create(builder, op.getLoc(), type, value));
-  func::CallOp::create(builder, op.getLoc(), callee, operands);
+  func::CallOp::create(builder, loc, callee, operands);
   op->erase();
   return success();
 }
@@ -114,15 +345,21 @@ struct ContractionsToRuntimeCallsPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<std::pair<linalg::LinalgOp, bool>> contractions;
-    module.walk([&](Operation *op) {
-      if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
-        contractions.emplace_back(cast<linalg::LinalgOp>(op), false);
-      else if (isa<linalg::BatchMatmulOp>(op))
-        contractions.emplace_back(cast<linalg::LinalgOp>(op), true);
+    SmallVector<linalg::LinalgOp> candidates;
+    module.walk([&](linalg::LinalgOp op) {
+      if (findMatrixProductLoops(op))
+        candidates.push_back(op);
     });
-    for (auto [op, batched] : contractions)
-      (void)convert(op, batched, runtime, module);
+    bool failedAny = false;
+    for (linalg::LinalgOp op : candidates) {
+      std::string reason;
+      if (succeeded(convert(op, runtime, module, reason)) || !requireAll)
+        continue;
+      op.emitError() << "contraction left as a loop nest: " << reason;
+      failedAny = true;
+    }
+    if (failedAny)
+      signalPassFailure();
   }
 };
 } // namespace

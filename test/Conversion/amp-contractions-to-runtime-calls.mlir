@@ -30,19 +30,142 @@ func.func @contractions(%a: memref<2x4x8xf16>, %b: memref<2x8x3xf16>, %c: memref
 
 // -----
 
-// Left alone: tensors (before bufferization), f16 accumulators, transposed
-// maps.
+// Left alone: tensors (before bufferization), f16 accumulators.
 // CHECK-LABEL: func.func @not_converted
 // CHECK-NOT: call
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x3xf32>)
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf16>, memref<8x3xf16>) outs(%{{.*}} : memref<4x3xf16>)
-// CHECK: linalg.matmul indexing_maps
 func.func @not_converted(%x: tensor<4x8xf32>, %y: tensor<8x3xf32>, %z: tensor<4x3xf32>,
-                         %h: memref<4x8xf16>, %k: memref<8x3xf16>, %o: memref<4x3xf16>,
-                         %t: memref<8x4xf32>, %u: memref<8x3xf32>, %v: memref<4x3xf32>) -> tensor<4x3xf32> {
+                         %h: memref<4x8xf16>, %k: memref<8x3xf16>, %o: memref<4x3xf16>) -> tensor<4x3xf32> {
   %r = linalg.matmul ins(%x, %y : tensor<4x8xf32>, tensor<8x3xf32>) outs(%z : tensor<4x3xf32>) -> tensor<4x3xf32>
   linalg.matmul ins(%h, %k : memref<4x8xf16>, memref<8x3xf16>) outs(%o : memref<4x3xf16>)
+  return %r : tensor<4x3xf32>
+}
+
+// -----
+
+// A transposed operand is a view with swapped strides: no copy.
+// CHECK-LABEL: func.func @transposed_named
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata %arg0 : memref<8x4xf32>
+// CHECK: %[[AT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [4, 8], strides: [%[[STR]]#1, %[[STR]]#0]
+// CHECK: %[[B:.*]] = memref.cast %arg1
+// CHECK: %[[C:.*]] = memref.cast %arg2
+// CHECK: call @amp_rt_matmul_f32(%[[AT]], %[[B]], %[[C]])
+// CHECK-NOT: linalg.matmul
+func.func @transposed_named(%t: memref<8x4xf32>, %u: memref<8x3xf32>, %v: memref<4x3xf32>) {
   linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%t, %u : memref<8x4xf32>, memref<8x3xf32>) outs(%v : memref<4x3xf32>)
-  return %r : tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// What elementwise fusion makes of a weight gradient (a transpose and unit
+// dimensions folded into the maps, the inputs widened in the body) is a
+// GEMM: the extent-1 loops d0 and d3 have no role, d4 is k, B is the first
+// input here (it holds n), A the second.
+// CHECK-LABEL: func.func @fused_weight_gradient
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [2048, 256], strides: [%{{.*}}, %{{.*}}]
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [256, 784], strides: [%{{.*}}, %{{.*}}]
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [2048, 784], strides: [%{{.*}}, %{{.*}}]
+// CHECK: call @amp_rt_matmul_bf16(
+// CHECK-NOT: linalg.generic
+func.func @fused_weight_gradient(%a: memref<1x2048x1x256xbf16>, %b: memref<1x1x256x784xbf16>, %c: memref<1x2048x784xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4, d2)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : memref<1x2048x1x256xbf16>, memref<1x1x256x784xbf16>) outs(%c : memref<1x2048x784xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %0 = arith.extf %x : bf16 to f32
+    %1 = arith.extf %y : bf16 to f32
+    %2 = arith.mulf %1, %0 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+// A linear layer on [batch, tokens, features]: the batch and token loops
+// are one m dimension of 64 * 28 rows, as both A and C lay them out.
+// CHECK-LABEL: func.func @merged_rows
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [1792, 32]
+// CHECK: memref.cast %arg1 : memref<32x64xf16>
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [1792, 64]
+// CHECK: call @amp_rt_matmul_f16(
+func.func @merged_rows(%a: memref<64x28x32xf16>, %b: memref<32x64xf16>, %c: memref<64x28x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d3, d2)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x28x32xf16>, memref<32x64xf16>) outs(%c : memref<64x28x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %0 = arith.extf %x : f16 to f32
+    %1 = arith.extf %y : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+// Rows that are two loops A lays out apart (A is [tokens, batch,
+// features]) cannot be one dimension: the batch loop becomes the GEMM's
+// batch (A's outer dimension, so A is passed as it is) and B, which does
+// not use it, is read with a batch stride of 0.
+// CHECK-LABEL: func.func @shared_operand
+// CHECK: %[[A:.*]] = memref.cast %arg0 : memref<5x4x6xf32>
+// CHECK: %[[B:.*]] = memref.reinterpret_cast %{{.*}} sizes: [5, 6, 7], strides: [0, %{{.*}}#0, %{{.*}}#1]
+// CHECK: %[[C:.*]] = memref.reinterpret_cast %{{.*}} sizes: [5, 4, 7], strides: [%{{.*}}#1, %{{.*}}#0, %{{.*}}#2]
+// CHECK: call @amp_rt_batch_matmul_f32(%[[A]], %[[B]], %[[C]])
+func.func @shared_operand(%a: memref<5x4x6xf32>, %b: memref<6x7xf32>, %c: memref<4x5x7xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d3, d2)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<5x4x6xf32>, memref<6x7xf32>) outs(%c : memref<4x5x7xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// Not matrix products, so never GEMMs and no error even with require-all:
+// a batched dot product (m and n of extent 1), and a body that is not
+// out + a * b (an exp on the way).
+// CHECK-LABEL: func.func @reductions
+// CHECK-NOT: call
+// CHECK-COUNT-2: linalg.generic
+func.func @reductions(%a: memref<64x28x32xf32>, %b: memref<64x28x32xf32>, %c: memref<64x28xf32>,
+                      %x: memref<4x8xf32>, %y: memref<8x3xf32>, %z: memref<4x3xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x28x32xf32>, memref<64x28x32xf32>) outs(%c : memref<64x28xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %0 = arith.mulf %p, %q : f32
+    %1 = arith.addf %acc, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<4x8xf32>, memref<8x3xf32>) outs(%z : memref<4x3xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %0 = math.exp %p : f32
+    %1 = arith.mulf %0, %q : f32
+    %2 = arith.addf %acc, %1 : f32
+    linalg.yield %2 : f32
+  }
+  return
 }

@@ -7,15 +7,15 @@
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=LAUNCHES
 
 // Host code: the five matmuls of the step (two forward, three backward)
-// are cuBLASLt calls, every buffer is managed memory (mgpuMemAlloc with
+// are cuBLASLt calls (plain GEMMs: their batch of 1 is dropped), every buffer is managed memory (mgpuMemAlloc with
 // hostShared = 1; no malloc), the loop nests are kernel launches.
 // CHECK-LABEL: llvm.func @train_step(
 // CHECK: %[[SHARED:.*]] = llvm.mlir.constant(1 : i8) : i8
 // CHECK: llvm.call @mgpuMemAlloc(%{{.*}}, %{{.*}}, %[[SHARED]])
 // CHECK-NOT: llvm.call @malloc
 // CHECK: gpu.launch_func
-// CHECK-COUNT-5: llvm.call @amp_rt_cuda_batch_matmul_f16(
-// CHECK-NOT: llvm.call @amp_rt_cuda_batch_matmul_f16(
+// CHECK-COUNT-5: llvm.call @amp_rt_cuda_matmul_f16(
+// CHECK-NOT: llvm.call @amp_rt_cuda_{{(batch_)?}}matmul
 // CHECK-NOT: llvm.call @malloc
 // CHECK-LABEL: llvm.func @predict(
 

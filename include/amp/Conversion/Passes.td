@@ -26,16 +26,22 @@ def LowerAMPOpsPass : Pass<"amp-lower-ops"> {
 
 def ContractionsToRuntimeCallsPass
     : Pass<"amp-contractions-to-runtime-calls", "::mlir::ModuleOp"> {
-  let summary = "Replace buffer matmuls by calls to libamprt's GEMM";
+  let summary = "Replace buffer contractions by calls to libamprt's GEMM";
   let description = [{
-    After bufferization, every `linalg.matmul` and `linalg.batch_matmul`
-    with f32, f16 or bf16 inputs and an f32 accumulator becomes a call to
-    `amp_rt_matmul_<type>` / `amp_rt_batch_matmul_<type>` (C interface, fully
-    dynamic strided memrefs), which libamprt implements with BLAS sgemm on
-    f32 (f16 and bf16 inputs are widened first: their products are exact in
-    f32, so this is f16 x f16 with f32 accumulation up to summation order).
-    The calls accumulate into the output, as the linalg ops do. Other
-    contractions stay loops. With `runtime=cuda` the callees are
+    After bufferization, every linalg op that is a GEMM, named
+    (`linalg.matmul`, `linalg.batch_matmul`, with any indexing maps) or
+    generic, with f32, f16 or bf16 inputs and an f32 accumulator, becomes a
+    call to `amp_rt_matmul_<type>` / `amp_rt_batch_matmul_<type>` (C
+    interface, fully dynamic strided memrefs). A GEMM is an op whose body is
+    `out + a * b` (inputs possibly widened by `arith.extf`) and whose loops
+    of extent > 1 are one m, one n, one k and at most one batch loop
+    (`linalg::inferContractionDims`); its operands are passed as strided
+    views (`memref.reinterpret_cast` of the operand's base), so transposed
+    operands, folded reshapes and an operand shared by every batch (stride
+    0) need no copy. libamprt runs f32 and bf16 on oneDNN in their own
+    precision and widens f16 to f32; all accumulate in f32 into the output,
+    as the linalg ops do. Other contractions stay loops; with
+    `require-all` each one is an error saying why. With `runtime=cuda` the callees are
     libamprt_cuda's `amp_rt_cuda_*` cuBLASLt GEMMs on device buffers instead (the CUDA
     path); distinct names keep both runtimes loadable in one process.
   }];
@@ -44,6 +50,8 @@ def ContractionsToRuntimeCallsPass
            /*default=*/"::mlir::amp::GemmRuntime::CPU",
            "The runtime whose GEMMs are called",
            "::mlir::amp::kGemmRuntimes">,
+    Option<"requireAll", "require-all", "bool", /*default=*/"false",
+           "Fail on a contraction that stays a loop nest, saying why">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];
