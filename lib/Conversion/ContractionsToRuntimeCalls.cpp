@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Conversion/Passes.h"
+#include "amp/Utils/Contractions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,39 +53,6 @@ static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank) {
 
 static StringRef getSymbolPrefix(GemmRuntime runtime) {
   return runtime == GemmRuntime::CUDA ? "amp_rt_cuda_" : "amp_rt_";
-}
-
-/// Whether `value` is block argument `arg` of the body, possibly widened to
-/// f32 by an arith.extf.
-static bool isOperandRead(Value value, BlockArgument arg) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    value = ext.getIn();
-  return value == arg;
-}
-
-/// Whether the body is `out + a * b` (in either order, the inputs possibly
-/// widened): the only payload a GEMM computes. Stricter than upstream's
-/// isContractionBody, which lets any unary op (an exp, a negation) through.
-static bool isMultiplyAccumulate(linalg::LinalgOp op) {
-  Block *body = op.getBlock();
-  if (!body || body->getNumArguments() != 3)
-    return false;
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (!yield || yield.getNumOperands() != 1)
-    return false;
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  BlockArgument a = body->getArgument(0), b = body->getArgument(1),
-                out = body->getArgument(2);
-  if ((add.getLhs() == out) == (add.getRhs() == out))
-    return false;
-  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  return (isOperandRead(mul.getLhs(), a) && isOperandRead(mul.getRhs(), b)) ||
-         (isOperandRead(mul.getLhs(), b) && isOperandRead(mul.getRhs(), a));
 }
 
 /// The loops of a contraction in GEMM roles, C[batch, m, n] += A[batch, m,

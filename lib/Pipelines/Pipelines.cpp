@@ -85,7 +85,7 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
   funcPm.addPass(createTosaToTensorPass());
   funcPm.addPass(createTosaToArithPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwiseOpsPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -113,7 +113,11 @@ void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Allocations through libamprt's step allocator, which reuses the step's
+  // buffers from one call to the next (runtime/lib/step_memory.cpp).
+  FinalizeMemRefToLLVMConversionPassOptions memrefs;
+  memrefs.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefs));
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());

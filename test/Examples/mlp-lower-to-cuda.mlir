@@ -22,9 +22,10 @@
 // Every outlined loop nest is an sm_90 fatbin (magic 0xBA55ED50).
 // KERNELS: gpu.binary @train_step_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, "P\EDU\BA
 
-// The step is 42 kernel launches: reductions are one kernel each (their
+// The step is 41 kernel launches (transposes fold into the GEMMs' operand
+// layouts, amp-fuse-elementwise-ops): reductions are one kernel each (their
 // parallel dimensions outermost), not one launch per batch row.
 // LAUNCHES-LABEL: llvm.func @train_step(
-// LAUNCHES-COUNT-42: gpu.launch_func
+// LAUNCHES-COUNT-41: gpu.launch_func
 // LAUNCHES-NOT: gpu.launch_func
 // LAUNCHES-LABEL: llvm.func @predict(

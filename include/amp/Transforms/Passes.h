@@ -24,6 +24,11 @@ namespace mlir::amp {
 #define GEN_PASS_REGISTRATION
 #include "amp/Transforms/Passes.h.inc"
 
+/// amp-fuse-elementwise-ops' rule, for pipelines that fuse with upstream's
+/// patterns themselves: fuse a single-use linalg.generic producer, into a
+/// contraction only if it moves data (a transpose or broadcast).
+bool shouldFuseElementwise(OpOperand *fusedOperand);
+
 } // namespace mlir::amp
 
 #endif // AMP_TRANSFORMS_PASSES_H

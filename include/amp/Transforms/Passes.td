@@ -179,6 +179,27 @@ def DropMarkersPass : Pass<"amp-drop-markers", "::mlir::ModuleOp"> {
   }];
 }
 
+def FuseElementwiseOpsPass : Pass<"amp-fuse-elementwise-ops"> {
+  let summary = "Elementwise fusion on tensors that keeps contractions "
+                "library-shaped";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` (its patterns: elementwise
+    producer-consumer fusion, reshape folding by expansion, constant
+    folding, canonicalization) with one rule changed: a contraction (a
+    linalg op whose body is `out + a * b`, inputs possibly widened) only
+    takes in producers that move data, i.e. transposes and broadcasts,
+    which `amp-contractions-to-runtime-calls` turns into strides of the
+    GEMM's operands. A cast, bias or activation fused into a matmul would
+    make it a loop nest no library runs. `linalg.matmul`,
+    `linalg.batch_matmul`, `linalg.transpose` and `linalg.broadcast` are
+    generalized first so that transposes can fold into matmuls; convolutions
+    and fills stay named.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ParallelLoopsOutermostPass
     : Pass<"amp-parallel-loops-outermost", "::mlir::func::FuncOp"> {
   let summary = "Interchange linalg.generic loops so parallel ones come first";
