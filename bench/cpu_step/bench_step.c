@@ -1,6 +1,8 @@
 /* Times the training step of an amp artifact through libamprt: WARMUP
  * steps, then STEPS steps on a fixed random batch; prints milliseconds per
- * step. Usage: bench_step ARTIFACT.so STEPS [WARMUP] */
+ * step. THREADS (default: the runtime's, all cores) is the thread count of
+ * the libraries the step's contractions run on.
+ * Usage: bench_step ARTIFACT.so STEPS [WARMUP [THREADS]] */
 #include "amprt.h"
 
 #include <stdio.h>
@@ -15,9 +17,11 @@ static double now(void) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: bench_step ARTIFACT.so STEPS [WARMUP]\n");
+    fprintf(stderr, "usage: bench_step ARTIFACT.so STEPS [WARMUP [THREADS]]\n");
     return 2;
   }
+  if (argc > 4)
+    amprt_set_num_threads(atoi(argv[4]));
   char error[512];
   amprt_artifact *artifact = amprt_load(argv[1], error, sizeof(error));
   if (!artifact) {

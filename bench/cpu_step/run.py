@@ -1,38 +1,93 @@
 #!/usr/bin/env python3
-"""Compiled MLP training step (amp-compile, CPU) against PyTorch on the CPU.
+"""Training steps compiled by amp-compile (FP32, BF16-AMP, FP16-AMP) against
+PyTorch eager FP32, eager bf16 autocast and torch.compile bf16 on the CPU,
+for the models of models.py, at 1 thread and at all cores.
 
-Same model, batch and optimizer (examples/mlp/train_step_momentum.mlir vs
-torch_step.py). Both run single-threaded (OPENBLAS_NUM_THREADS=1,
-OMP_NUM_THREADS=1) and both use the BLAS that Debian's alternatives select
-(OpenBLAS when libopenblas0 is installed; the script prints which). Runs
-are interleaved REPEAT times; medians and the ratio to PyTorch are printed
-as a Markdown table.
+Every configuration runs in its own process (ours: bench_step.c through
+libamprt; PyTorch: torch_step.py, a server that compiles once); the runs
+are interleaved REPEAT times, so that the noise of a shared machine hits
+all alike. Printed: Markdown tables of medians with min and max, and the
+ratio of each median to PyTorch eager FP32's in the same run.
 
-  bench/cpu_step/run.py [--repeat 7] [--steps 200] [--python /usr/bin/python3]
+  bench/cpu_step/run.py [--repeat 5] [--models mlp,wide,cnn,transformer]
+                        [--threads 1,all] [--python /opt/amp-mlir/torch2/bin/python]
 """
 import argparse
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 parser = argparse.ArgumentParser()
-parser.add_argument("--repeat", type=int, default=7)
-parser.add_argument("--steps", type=int, default=200)
+parser.add_argument("--repeat", type=int, default=5)
+parser.add_argument("--models", default="mlp,wide,cnn,transformer")
+parser.add_argument("--threads", default="1,all")
 parser.add_argument("--build", default=os.path.join(root, "build"))
-parser.add_argument("--python", default="/usr/bin/python3",
-                    help="a Python with torch (Debian's python3-torch)")
+parser.add_argument("--python", default="/opt/amp-mlir/torch2/bin/python",
+                    help="a Python with torch 2.x")
+parser.add_argument("--time", type=float, default=0.5,
+                    help="seconds per sample, roughly")
 args = parser.parse_args()
-env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
-           MKL_NUM_THREADS="1")
 
-blas = subprocess.run(["readlink", "-f", "/etc/alternatives/libblas.so.3-x86_64-linux-gnu"],
-                      capture_output=True, text=True).stdout.strip()
-torch_version = subprocess.run(
-    [args.python, "-c", "import torch; print(torch.__version__)"],
-    capture_output=True, text=True, check=True).stdout.strip()
+models = args.models.split(",")
+threads = [os.cpu_count() if t == "all" else int(t)
+           for t in args.threads.split(",")]
+STEPS_FILE = {"mlp": "examples/mlp/train_step_momentum.mlir",
+              "cnn": "examples/cnn/train_step.mlir",
+              "transformer": "examples/transformer/train_step.mlir"}
+TORCH_MODES = [("fp32", "PyTorch eager FP32"),
+               ("bf16", "PyTorch eager bf16 autocast"),
+               ("compile-bf16", "torch.compile bf16")]
+OURS = [("f32", "ours FP32"), ("bf16", "ours BF16-AMP"), ("f16", "ours FP16-AMP")]
+# Neither side may take more threads than it is given.
+base_env = dict(os.environ)
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    base_env.pop(var, None)
+
+
+def export_wide(path):
+    code = f"""
+import sys
+sys.path.insert(0, {os.path.join(root, 'python')!r}); sys.path.insert(0, {here!r})
+import torch, amp_mlir
+from bench_models import build
+torch.manual_seed(0)
+model, loss, opt, x, y = build("wide")
+open({path!r}, "w").write(amp_mlir.export_training_step(model, loss, opt, x, y))
+"""
+    subprocess.run([args.python, "-c", code], check=True)
+
+
+def start_torch(model, mode, count):
+    env = dict(base_env, OMP_NUM_THREADS=str(count))
+    proc = subprocess.Popen([args.python, os.path.join(here, "torch_step.py"),
+                             model, mode, str(count)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=env)
+    return proc
+
+
+def torch_sample(proc, steps):
+    proc.stdin.write(f"{steps}\n")
+    proc.stdin.flush()
+    return float(proc.stdout.readline())
+
+
+def ours_sample(bench, artifact, steps, count):
+    env = dict(base_env, OMP_NUM_THREADS=str(count),
+               OPENBLAS_NUM_THREADS=str(count))
+    out = subprocess.run([bench, artifact, str(steps), "5", str(count)],
+                         capture_output=True, text=True, check=True, env=env)
+    return float(out.stdout)
+
+
+def cell(values, base):
+    median = statistics.median(values)
+    return (f"{median / base:.2f}x ({median:.2f} ms, "
+            f"{min(values):.2f}-{max(values):.2f})")
+
 
 with tempfile.TemporaryDirectory() as tmp:
     bench = os.path.join(tmp, "bench_step")
@@ -41,32 +96,61 @@ with tempfile.TemporaryDirectory() as tmp:
                     "-L", os.path.join(args.build, "lib"), "-lamprt",
                     f"-Wl,-rpath,{os.path.join(args.build, 'lib')}", "-o", bench],
                    check=True)
+    sources = {}
+    for model in models:
+        if model == "wide":
+            sources[model] = os.path.join(tmp, "wide.mlir")
+            export_wide(sources[model])
+        else:
+            sources[model] = os.path.join(root, STEPS_FILE[model])
     artifacts = {}
-    for precision in ["f32", "f16", "bf16"]:
-        path = os.path.join(tmp, f"{precision}.so")
-        subprocess.run([os.path.join(args.build, "bin", "amp-compile"),
-                        os.path.join(root, "examples", "mlp", "train_step_momentum.mlir"),
-                        f"--precision={precision}", "-o", path], check=True)
-        artifacts[precision] = path
-    samples = {name: [] for name in ["torch", "f32", "f16", "bf16"]}
-    steps = str(args.steps)
-    for _ in range(args.repeat):
-        samples["torch"].append(float(subprocess.run(
-            [args.python, os.path.join(here, "torch_step.py"), steps],
-            capture_output=True, text=True, check=True, env=env).stdout))
-        for precision, path in artifacts.items():
-            samples[precision].append(float(subprocess.run(
-                [bench, path, steps], capture_output=True, text=True,
-                check=True, env=env).stdout))
+    for model in models:
+        for precision, _ in OURS:
+            path = os.path.join(tmp, f"{model}-{precision}.so")
+            subprocess.run([os.path.join(args.build, "bin", "amp-compile"),
+                            sources[model], f"--precision={precision}", "-o", path],
+                           check=True)
+            artifacts[model, precision] = path
+    torch_version = subprocess.run(
+        [args.python, "-c", "import torch; print(torch.__version__)"],
+        capture_output=True, text=True, check=True).stdout.strip()
+    print(f"PyTorch {torch_version}; {os.cpu_count()} cores; "
+          f"{args.repeat} interleaved runs; cells: median ratio to PyTorch "
+          f"eager FP32 (median ms, min-max)\n")
 
-print(f"PyTorch {torch_version}; BLAS: {blas}; one thread each; "
-      f"{args.steps} steps x {args.repeat} interleaved runs")
-print()
-print("| step | median ms/step | vs PyTorch FP32 |")
-print("| --- | ---: | ---: |")
-base = statistics.median(samples["torch"])
-rows = [("PyTorch FP32 (eager)", "torch"), ("amp-compile FP32", "f32"),
-        ("amp-compile FP16-AMP", "f16"), ("amp-compile BF16-AMP", "bf16")]
-for label, key in rows:
-    median = statistics.median(samples[key])
-    print(f"| {label} | {median:.3f} | {median / base:.2f}x |")
+    for count in threads:
+        procs = {}
+        for model in models:
+            for mode, _ in TORCH_MODES:
+                procs[model, mode] = start_torch(model, mode, count)
+        for proc in procs.values():
+            assert proc.stdout.readline().strip() == "ready"
+        # Steps per sample from one timing of PyTorch eager FP32.
+        steps = {}
+        for model in models:
+            ms = torch_sample(procs[model, "fp32"], 3)
+            steps[model] = max(3, int(args.time * 1e3 / ms))
+        samples = {}
+        for _ in range(args.repeat):
+            for model in models:
+                for mode, _ in TORCH_MODES:
+                    samples.setdefault((model, "torch-" + mode), []).append(
+                        torch_sample(procs[model, mode], steps[model]))
+                for precision, _ in OURS:
+                    samples.setdefault((model, "ours-" + precision), []).append(
+                        ours_sample(bench, artifacts[model, precision],
+                                    steps[model], count))
+        for proc in procs.values():
+            proc.stdin.close()
+            proc.wait()
+        columns = ([("torch-" + mode, label) for mode, label in TORCH_MODES] +
+                   [("ours-" + precision, label) for precision, label in OURS])
+        print(f"{count} thread{'s' if count > 1 else ''}:\n")
+        print("| model | " + " | ".join(label for _, label in columns) + " |")
+        print("| --- |" + " ---: |" * len(columns))
+        for model in models:
+            base = statistics.median(samples[model, "torch-fp32"])
+            print(f"| {model} | " + " | ".join(
+                cell(samples[model, key], base) for key, _ in columns) + " |")
+        print()
+        sys.stdout.flush()

@@ -1,32 +1,48 @@
-"""The example MLP step in PyTorch (Linear 784-256, ReLU, Linear 256-10,
-cross-entropy, SGD momentum 0.9 lr 0.05, batch 64), timed like
-bench_step.c: WARMUP steps, then STEPS steps on a fixed random batch;
-prints milliseconds per step. Usage: torch_step.py STEPS [WARMUP]"""
+"""One benchmark model's training step in PyTorch, timed like bench_step.c,
+as a small server so that compiled modes compile once and runs can be
+interleaved with ours: each line "STEPS" on stdin runs STEPS steps on a
+fixed random batch and prints milliseconds per step.
+
+  torch_step.py MODEL MODE THREADS   (MODE: fp32 | bf16 | compile-bf16)
+
+MODE fp32 is eager FP32; bf16 is eager under torch.autocast("cpu",
+torch.bfloat16) (PyTorch's CPU mixed precision: oneDNN bf16 matmuls and
+convolutions, f32 master weights); compile-bf16 is the same step through
+torch.compile (inductor)."""
+import os
 import sys
 import time
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_models import build  # noqa: E402
+
+name, mode, threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
+torch.set_num_threads(threads)
 torch.manual_seed(0)
-steps = int(sys.argv[1])
-warmup = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-model = torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(),
-                            torch.nn.Linear(256, 10))
-optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
-x = torch.rand(64, 784)
-y = torch.arange(64) % 10
+model, loss_fn, optimizer, x, y = build(name)
 
 
 def step():
     optimizer.zero_grad(set_to_none=True)
-    loss = torch.nn.functional.cross_entropy(model(x), y)
+    if mode == "fp32":
+        loss = loss_fn(model(x), y)
+    else:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            loss = loss_fn(model(x), y)
     loss.backward()
     optimizer.step()
 
 
-for _ in range(warmup):
+if mode == "compile-bf16":
+    step = torch.compile(step)
+for _ in range(5):  # warm up (and compile)
     step()
-start = time.perf_counter()
-for _ in range(steps):
-    step()
-print(f"{(time.perf_counter() - start) * 1e3 / steps:.4f}")
+print("ready", flush=True)
+for line in sys.stdin:
+    steps = int(line)
+    start = time.perf_counter()
+    for _ in range(steps):
+        step()
+    print(f"{(time.perf_counter() - start) * 1e3 / steps:.4f}", flush=True)
