@@ -55,6 +55,22 @@ static StringRef getSymbolPrefix(GemmRuntime runtime) {
   return runtime == GemmRuntime::CUDA ? "amp_rt_cuda_" : "amp_rt_";
 }
 
+/// The private declaration of runtime function `name` taking `operands`
+/// (C interface), created on first use.
+static func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
+                                           ValueRange operands) {
+  if (auto callee = module.lookupSymbol<func::FuncOp>(name))
+    return callee;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  auto callee = func::FuncOp::create(
+      builder, module.getLoc(), name,
+      builder.getFunctionType(operands.getTypes(), TypeRange{}));
+  callee.setPrivate();
+  callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  builder.getUnitAttr());
+  return callee;
+}
+
 /// The loops of a contraction in GEMM roles, C[batch, m, n] += A[batch, m,
 /// k] * B[batch, k, n], each role a list of loops from outer to inner that
 /// the operands' layouts let act as one (e.g. the [batch, tokens] rows of a
@@ -180,8 +196,8 @@ static FailureOr<GemmLoops> matchGemm(linalg::LinalgOp op,
       }
     }
   // Every loop of extent > 1 has a role (none is summed in one input only).
-  unsigned roles = loops->batch.size() + loops->m.size() + loops->n.size() +
-                   loops->k.size();
+  unsigned roles =
+      loops->batch.size() + loops->m.size() + loops->n.size() + loops->k.size();
   if (roles != static_cast<unsigned>(llvm::count_if(
                    loops->extents, [](int64_t e) { return e != 1; }))) {
     reason = "a loop is neither batch, m, n nor k";
@@ -217,9 +233,9 @@ static Value gemmView(OpBuilder &builder, Location loc, Value operand,
                       ArrayRef<int64_t> extents) {
   auto type = cast<MemRefType>(operand.getType());
   int64_t rank = roles.size();
-  auto layout = StridedLayoutAttr::get(
-      builder.getContext(), ShapedType::kDynamic,
-      SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  auto layout =
+      StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic,
+                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
   auto viewType =
       MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
                       type.getElementType(), layout);
@@ -290,17 +306,73 @@ static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
                loops->extents)};
 
   std::string name = (getSymbolPrefix(runtime) + gemm->name).str();
-  auto callee = module.lookupSymbol<func::FuncOp>(name);
-  if (!callee) {
-    OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
-    callee = func::FuncOp::create(
-        moduleBuilder, module.getLoc(), name,
-        moduleBuilder.getFunctionType(ValueRange(operands).getTypes(),
-                                      TypeRange{}));
-    callee.setPrivate();
-    callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                    moduleBuilder.getUnitAttr());
+  func::FuncOp callee = declareRuntimeFunction(module, name, operands);
+  func::CallOp::create(builder, loc, callee, operands);
+  op->erase();
+  return success();
+}
+
+/// A convolution of runtime/include/amprt_conv.def.
+struct RuntimeConv {
+  StringLiteral name;
+  StringLiteral inputType;
+};
+
+static constexpr RuntimeConv kRuntimeConvs[] = {
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE) {#NAME, #INPUT_TYPE},
+#include "amprt_conv.def"
+};
+
+/// Replaces a buffer linalg.conv_2d_nhwc_fhwc by a call of libamprt's
+/// convolution (CPU only: the CUDA runtime has none yet), the operands cast
+/// to fully dynamic strided memrefs, strides and dilations as i64.
+static LogicalResult convertConvolution(linalg::Conv2DNhwcFhwcOp op,
+                                        GemmRuntime runtime, ModuleOp module,
+                                        std::string &reason) {
+  if (runtime != GemmRuntime::CPU) {
+    reason = "the CUDA runtime has no convolution";
+    return failure();
   }
+  if (!op.hasPureBufferSemantics()) {
+    reason = "its operands are not buffers";
+    return failure();
+  }
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value output = op.getDpsInitOperand(0)->get();
+  Type inputType = cast<MemRefType>(input.getType()).getElementType();
+  std::string typeName;
+  llvm::raw_string_ostream(typeName) << inputType;
+  const RuntimeConv *conv =
+      llvm::find_if(kRuntimeConvs, [&](const RuntimeConv &c) {
+        return c.inputType == typeName;
+      });
+  if (conv == std::end(kRuntimeConvs) ||
+      cast<MemRefType>(filter.getType()).getElementType() != inputType ||
+      !cast<MemRefType>(output.getType()).getElementType().isF32()) {
+    reason = "the runtime has no convolution for these element types";
+    return failure();
+  }
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> operands;
+  for (Value value : {input, filter, output}) {
+    auto type = cast<MemRefType>(value.getType());
+    auto layout =
+        StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic,
+                               SmallVector<int64_t>(4, ShapedType::kDynamic));
+    auto viewType =
+        MemRefType::get(SmallVector<int64_t>(4, ShapedType::kDynamic),
+                        type.getElementType(), layout);
+    operands.push_back(memref::CastOp::create(builder, loc, viewType, value));
+  }
+  for (DenseIntElementsAttr attr : {op.getStrides(), op.getDilations()})
+    for (APInt value : attr.getValues<APInt>())
+      operands.push_back(arith::ConstantIntOp::create(
+          builder, loc, builder.getI64Type(), value.getSExtValue()));
+
+  std::string name = (getSymbolPrefix(runtime) + conv->name).str();
+  func::FuncOp callee = declareRuntimeFunction(module, name, operands);
   func::CallOp::create(builder, loc, callee, operands);
   op->erase();
   return success();
@@ -315,13 +387,25 @@ struct ContractionsToRuntimeCallsPass
     ModuleOp module = getOperation();
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
-      if (findMatrixProductLoops(op))
+      // Pooling ops are convolutions too, but add or max, not multiply.
+      if ((isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
+           isMultiplyAccumulate(op)) ||
+          findMatrixProductLoops(op))
         candidates.push_back(op);
     });
     bool failedAny = false;
     for (linalg::LinalgOp op : candidates) {
       std::string reason;
-      if (succeeded(convert(op, runtime, module, reason)) || !requireAll)
+      LogicalResult converted = failure();
+      if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation()))
+        converted = convertConvolution(conv, runtime, module, reason);
+      else if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+        reason = ("the runtime has no " + op->getName().getStringRef() +
+                  " (only linalg.conv_2d_nhwc_fhwc)")
+                     .str();
+      else
+        converted = convert(op, runtime, module, reason);
+      if (succeeded(converted) || !requireAll)
         continue;
       op.emitError() << "contraction left as a loop nest: " << reason;
       failedAny = true;

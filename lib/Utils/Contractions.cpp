@@ -35,4 +35,3 @@ bool mlir::amp::isMultiplyAccumulate(linalg::LinalgOp op) {
   return (isOperandRead(mul.getLhs(), a) && isOperandRead(mul.getRhs(), b)) ||
          (isOperandRead(mul.getLhs(), b) && isOperandRead(mul.getRhs(), a));
 }
-

@@ -1,7 +1,8 @@
-/*===- amprt_gemm.h - libamprt's GEMM entry points ---------------*- C++ -*-===*
+/*===- amprt_gemm.h - libamprt's GEMM and convolution entry points -*- C++ -*-===*
  *
- * The declarations of the GEMMs of amprt_gemm.def as libamprt exports them
- * (prefix amp_rt): what compiled steps call, and what tests call directly.
+ * The declarations of amprt_gemm.def's GEMMs and amprt_conv.def's
+ * convolutions as libamprt exports them (prefix amp_rt): what compiled
+ * steps call, and what tests call directly.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -18,6 +19,12 @@ extern "C" {
                                   StridedMemRef<C_TYPE, RANK> *b,              \
                                   StridedMemRef<float, RANK> *c);
 #include "amprt_gemm.def"
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE)                                   \
+  void _mlir_ciface_amp_rt_##NAME(                                             \
+      StridedMemRef<C_TYPE, 4> *input, StridedMemRef<C_TYPE, 4> *filter,       \
+      StridedMemRef<float, 4> *output, int64_t stride_h, int64_t stride_w,     \
+      int64_t dilation_h, int64_t dilation_w);
+#include "amprt_conv.def"
 }
 
 #endif // AMPRT_GEMM_H

@@ -20,9 +20,9 @@
 #include "amprt_gemm.h" // the entry points: a definition below with another
                         // signature does not compile
 #include "float_convert.h"
+#include "onednn.h"
 
 #include <cblas.h>
-#include <dnnl.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -39,6 +39,7 @@ int omp_get_max_threads(void);
 
 namespace {
 
+using amprt::cpuEngine;
 using dnnl::memory;
 
 /// One GEMM operand as `batch` matrices of rows x cols, strides in elements.
@@ -82,14 +83,9 @@ memory::desc describe(const Matrix &m, memory::data_type type, bool batched) {
     return memory::desc({m.rows, m.cols}, type, {m.rowStride, m.colStride});
   int64_t span = std::max(m.rows * m.rowStride, m.cols * m.colStride);
   bool broadcast = m.broadcast();
-  return memory::desc({broadcast ? 1 : m.batch, m.rows, m.cols}, type,
-                      {broadcast ? span : m.batchStride, m.rowStride,
-                       m.colStride});
-}
-
-dnnl::engine &cpuEngine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
+  return memory::desc(
+      {broadcast ? 1 : m.batch, m.rows, m.cols}, type,
+      {broadcast ? span : m.batchStride, m.rowStride, m.colStride});
 }
 
 /// A matmul primitive made for one shape and layout, with the descriptions
@@ -101,8 +97,8 @@ struct MatmulPlan {
 };
 
 /// The plan for C += A x B on these views, created on first use.
-const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b,
-                             const Matrix &c, memory::data_type type) {
+const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b, const Matrix &c,
+                             memory::data_type type) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<MatmulPlan>> plans;
   bool batched = c.batch > 1;
@@ -142,13 +138,13 @@ bool oneDNNMatmul(const Matrix &a, const Matrix &b, const Matrix &c,
     return false;
   try {
     dnnl::engine &engine = cpuEngine();
-    thread_local dnnl::stream stream(engine);
+    dnnl::stream &stream = amprt::cpuStream();
     memory ma(plan.a, engine, const_cast<void *>(a.data));
     memory mb(plan.b, engine, const_cast<void *>(b.data));
     memory mc(plan.c, engine, const_cast<void *>(c.data));
-    plan.primitive.execute(stream, {{DNNL_ARG_SRC, ma},
-                                    {DNNL_ARG_WEIGHTS, mb},
-                                    {DNNL_ARG_DST, mc}});
+    plan.primitive.execute(
+        stream,
+        {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
     stream.wait();
     return true;
   } catch (const dnnl::error &) {
@@ -191,8 +187,8 @@ void denseSgemm(const Matrix &a, const Matrix &b, const Matrix &c,
     widenDense<T>(b, batch, denseB, widen);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m),
                 static_cast<int>(n), static_cast<int>(k), 1.0f, denseA,
-                static_cast<int>(k), denseB, static_cast<int>(n), 0.0f,
-                product, static_cast<int>(n));
+                static_cast<int>(k), denseB, static_cast<int>(n), 0.0f, product,
+                static_cast<int>(n));
     float *out = const_cast<float *>(static_cast<const float *>(c.data)) +
                  batch * c.batchStride;
     for (int64_t i = 0; i < m; ++i)

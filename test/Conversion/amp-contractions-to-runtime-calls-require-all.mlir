@@ -3,9 +3,9 @@
 // With require-all, a matrix product that stays a loop nest is an error
 // saying why (the pipelines leave it as loops; tests count on none).
 
-func.func @convolution(%in: memref<2x6x6x3xf32>, %w: memref<4x3x3x3xf32>, %out: memref<2x4x4x4xf32>) {
-  // expected-error @+1 {{contraction left as a loop nest: an operand is indexed by d1 + d4}}
-  linalg.conv_2d_nhwc_fhwc ins(%in, %w : memref<2x6x6x3xf32>, memref<4x3x3x3xf32>) outs(%out : memref<2x4x4x4xf32>)
+func.func @depthwise(%in: memref<2x6x6x3xf32>, %w: memref<3x3x3xf32>, %out: memref<2x4x4x3xf32>) {
+  // expected-error @+1 {{contraction left as a loop nest: the runtime has no linalg.depthwise_conv_2d_nhwc_hwc (only linalg.conv_2d_nhwc_fhwc)}}
+  linalg.depthwise_conv_2d_nhwc_hwc ins(%in, %w : memref<2x6x6x3xf32>, memref<3x3x3xf32>) outs(%out : memref<2x4x4x3xf32>)
   return
 }
 

@@ -169,3 +169,26 @@ func.func @reductions(%a: memref<64x28x32xf32>, %b: memref<64x28x32xf32>, %c: me
   }
   return
 }
+
+// -----
+
+// A convolution (forward or either backward form) is a call of libamprt's
+// oneDNN convolution with its strides and dilations; the CUDA runtime has
+// none, so there it stays a loop nest.
+// CHECK-LABEL: func.func @convolution
+// CHECK-DAG: %[[IN:.*]] = memref.cast %arg0 : memref<2x9x11x3xbf16> to memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK-DAG: %[[W:.*]] = memref.cast %arg1 : memref<4x3x3x3xbf16> to memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK-DAG: %[[OUT:.*]] = memref.cast %arg2 : memref<2x3x4x4xf32> to memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: %[[SH:.*]] = arith.constant 2 : i64
+// CHECK: %[[SW:.*]] = arith.constant 2 : i64
+// CHECK: %[[DH:.*]] = arith.constant 1 : i64
+// CHECK: %[[DW:.*]] = arith.constant 2 : i64
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_bf16(%[[IN]], %[[W]], %[[OUT]], %[[SH]], %[[SW]], %[[DH]], %[[DW]])
+// CHECK-NOT: linalg.conv_2d_nhwc_fhwc
+// CUDA-LABEL: func.func @convolution
+// CUDA: linalg.conv_2d_nhwc_fhwc
+func.func @convolution(%in: memref<2x9x11x3xbf16>, %w: memref<4x3x3x3xbf16>, %out: memref<2x3x4x4xf32>) {
+  linalg.conv_2d_nhwc_fhwc {strides = dense<2> : tensor<2xi64>, dilations = dense<[1, 2]> : tensor<2xi64>}
+      ins(%in, %w : memref<2x9x11x3xbf16>, memref<4x3x3x3xbf16>) outs(%out : memref<2x3x4x4xf32>)
+  return
+}

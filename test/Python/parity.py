@@ -7,9 +7,10 @@ TOSA + markers), compiled with amp-compile and trained 20 steps from the
 same initial weights on the same batches as PyTorch's own eager training,
 with the given optimizer (sgd, momentum, adam, adamw).
 
-FP32 must match PyTorch: every loss and the final parameters within 1e-4
-relative (measured ~3e-7 for SGD and momentum: both sides use OpenBLAS
-sgemm; the order of some sums differs). Adam and AdamW normalize every
+FP32 must match PyTorch: every loss within 1e-4 relative, the parameters
+within 1e-6 after the first step and 1e-4 after the last (the CNN: see
+PARAM_BOUNDS) (measured ~3e-7 for SGD and momentum; our contractions run
+on oneDNN, PyTorch's on MKL/oneDNN, so the order of some sums differs). Adam and AdamW normalize every
 gradient element, so where a ReLU input sits within a rounding of zero the
 two sides can mask a gradient differently and Adam turns that into an
 lr-sized move: measured parameter differences 1.7e-6 (MLP Adam), 7.8e-5
@@ -50,6 +51,17 @@ MATRIX = ["mlp/f32/sgd", "mlp/f32/momentum", "mlp/f32/adam", "mlp/f32/adamw",
           # test/Integration/CPU/cuda-emulated.test).
           "gated/f32/momentum/cuda-emulated", "cnn-maxpool/f32/momentum/cuda-emulated"]
 BOUNDS = {"f32": 1e-4, "f16": 5e-3, "bf16": 1e-2}
+# FP32 parameters after the first SGD or momentum step: one step is exact up
+# to f32 summation order (measured <= 5e-8 on every model). Adam and AdamW
+# normalize near-zero gradients into lr-sized moves (see above).
+FIRST_STEP_PARAM_BOUND = 1e-6
+# After 20 steps: 1e-4, except the CNN. Its convolutions run on oneDNN, whose
+# blocked sums differ from PyTorch's in the last bits; ReLU units within a
+# rounding of zero then switch differently and momentum carries the
+# difference: 3.6e-8 after step 1, 9.2e-4 after 20 (conv2's bias), the loss
+# still within 5e-6 every step. (With scalar loops, whose order happened to
+# be closer to PyTorch's, it was 5e-7.)
+PARAM_BOUNDS = {"cnn": 2e-3}
 
 
 def make_optimizer(name, params):
@@ -107,7 +119,12 @@ def compare(model_name, precision, optimizer_name, target="cpu"):
     trainer = amp_mlir.compile(model, loss_fn,
                                make_optimizer(optimizer_name, model.parameters()),
                                *batches[0], precision=precision, target=target)
-    worst_loss = 0.0
+    def param_difference():
+        return max(
+            float(np.linalg.norm(a - b.detach().numpy()) / np.linalg.norm(b.detach().numpy()))
+            for a, b in zip(trainer.parameters(), reference.parameters()))
+
+    worst_loss, first_step_param = 0.0, None
     for x, y in batches:
         reference_optimizer.zero_grad()
         loss = loss_fn(reference(x), y)
@@ -115,20 +132,22 @@ def compare(model_name, precision, optimizer_name, target="cpu"):
         reference_optimizer.step()
         ours = trainer.step(x.numpy(), y.numpy())
         worst_loss = max(worst_loss, abs(ours - loss.item()) / abs(loss.item()))
-    worst_param = max(
-        float(np.linalg.norm(a - b.detach().numpy()) / np.linalg.norm(b.detach().numpy()))
-        for a, b in zip(trainer.parameters(), reference.parameters()))
-    return worst_loss, worst_param, min(gaps) if gaps else None
+        if first_step_param is None:
+            first_step_param = param_difference()
+    return worst_loss, first_step_param, param_difference(), min(gaps) if gaps else None
 
 
 failed = 0
 for spec in (MATRIX if sys.argv[1:] == ["all"] else sys.argv[1:]):
     model_name, precision, optimizer_name, *target = spec.split("/")
     target = target[0] if target else "cpu"
-    worst_loss, worst_param, gap = compare(model_name, precision, optimizer_name, target)
+    worst_loss, first_param, worst_param, gap = compare(model_name, precision,
+                                                       optimizer_name, target)
     ok = worst_loss <= BOUNDS[precision]
     if precision == "f32":
-        ok = ok and worst_param <= 1e-4
+        if optimizer_name in ("sgd", "momentum"):
+            ok = ok and first_param <= FIRST_STEP_PARAM_BOUND
+        ok = ok and worst_param <= PARAM_BOUNDS.get(model_name, 1e-4)
     note = ""
     if gap is not None:
         note = f", min pool gap {gap:.1e}"
@@ -137,5 +156,5 @@ for spec in (MATRIX if sys.argv[1:] == ["all"] else sys.argv[1:]):
     failed += not ok
     where = "" if target == "cpu" else f" ({target})"
     print(f"{model_name} {precision} {optimizer_name}{where}: loss rel {worst_loss:.2e}, "
-          f"params rel {worst_param:.2e}{note} {'PASS' if ok else 'FAIL'}", flush=True)
+          f"params rel {worst_param:.2e} (after step 1: {first_param:.1e}){note} {'PASS' if ok else 'FAIL'}", flush=True)
 sys.exit(1 if failed else 0)

@@ -13,8 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -88,8 +90,7 @@ void checkGemm(Input input, int rank, View a, View b, View c) {
   Operand lhs = makeOperand(a, input, rng), rhs = makeOperand(b, input, rng);
   Operand out = makeOperand(c, Input::F32, rng);
   std::vector<double> expected(out.values.begin(), out.values.end());
-  int64_t batches = c.sizes[0], m = c.sizes[1], n = c.sizes[2],
-          k = a.sizes[2];
+  int64_t batches = c.sizes[0], m = c.sizes[1], n = c.sizes[2], k = a.sizes[2];
   for (int64_t batch = 0; batch < batches; ++batch)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
@@ -235,9 +236,9 @@ TEST(Conversions, HalfWideningIsExactOnEveryValue) {
   // Every f16 bit pattern against the definition: sign, exponent, mantissa.
   for (uint32_t bits = 0; bits < 0x10000u; ++bits) {
     uint32_t exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
-    double magnitude =
-        exponent == 0 ? std::ldexp(double(mantissa), -24)
-                      : std::ldexp(double(mantissa | 0x400), int(exponent) - 25);
+    double magnitude = exponent == 0 ? std::ldexp(double(mantissa), -24)
+                                     : std::ldexp(double(mantissa | 0x400),
+                                                  int(exponent) - 25);
     float value = amprt_f16_to_f32(static_cast<uint16_t>(bits));
     if (exponent == 0x1F) {
       ASSERT_EQ(std::isnan(value), mantissa != 0) << bits;
@@ -250,5 +251,113 @@ TEST(Conversions, HalfWideningIsExactOnEveryValue) {
     ASSERT_EQ(std::signbit(value), bool(bits & 0x8000)) << bits;
   }
 }
+
+} // namespace
+
+namespace {
+
+/// output += conv(input, filter) through the runtime against a double loop,
+/// NHWC input (already padded), F x KH x KW x C filter, dense layouts.
+void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
+                      int64_t f, int64_t kh, int64_t kw, int64_t stride,
+                      int64_t dilation) {
+  int64_t oh = (h - dilation * (kh - 1) - 1) / stride + 1;
+  int64_t ow = (w - dilation * (kw - 1) - 1) / stride + 1;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  auto fill = [&](size_t count, Input type) {
+    std::vector<float> values(count);
+    for (float &value : values)
+      value = representable(uniform(rng), type);
+    return values;
+  };
+  std::vector<float> x = fill(n * h * w * c, input),
+                     k = fill(f * kh * kw * c, input);
+  std::vector<float> y = fill(n * oh * ow * f, Input::F32);
+  std::vector<double> expected(y.begin(), y.end());
+  double worstSum = 0.0;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j)
+        for (int64_t o = 0; o < f; ++o) {
+          double sum = 0.0, magnitude = 0.0;
+          for (int64_t p = 0; p < kh; ++p)
+            for (int64_t q = 0; q < kw; ++q)
+              for (int64_t ch = 0; ch < c; ++ch) {
+                double term =
+                    double(x[((b * h + i * stride + p * dilation) * w +
+                              j * stride + q * dilation) *
+                                 c +
+                             ch]) *
+                    double(k[((o * kh + p) * kw + q) * c + ch]);
+                sum += term;
+                magnitude += std::fabs(term);
+              }
+          expected[((b * oh + i) * ow + j) * f + o] += sum;
+          worstSum = std::max(worstSum, magnitude);
+        }
+  auto ref4 = [](auto *data, int64_t d0, int64_t d1, int64_t d2, int64_t d3) {
+    StridedMemRef<std::remove_pointer_t<decltype(data)>, 4> ref;
+    ref.allocated = ref.aligned = data;
+    ref.offset = 0;
+    int64_t sizes[4] = {d0, d1, d2, d3};
+    int64_t stride = 1;
+    for (int d = 3; d >= 0; --d) {
+      ref.sizes[d] = sizes[d];
+      ref.strides[d] = stride;
+      stride *= sizes[d];
+    }
+    return ref;
+  };
+  auto out = ref4(y.data(), n, oh, ow, f);
+  if (input == Input::F32) {
+    auto in = ref4(x.data(), n, h, w, c);
+    auto filter = ref4(k.data(), f, kh, kw, c);
+    _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32(&in, &filter, &out, stride, stride,
+                                             dilation, dilation);
+  } else {
+    std::vector<uint16_t> xb, kb;
+    for (float v : x)
+      xb.push_back(input == Input::F16 ? amprt_f32_to_f16(v)
+                                       : amprt_f32_to_bf16(v));
+    for (float v : k)
+      kb.push_back(input == Input::F16 ? amprt_f32_to_f16(v)
+                                       : amprt_f32_to_bf16(v));
+    auto in = ref4(xb.data(), n, h, w, c);
+    auto filter = ref4(kb.data(), f, kh, kw, c);
+    (input == Input::F16 ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16
+                         : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16)(
+        &in, &filter, &out, stride, stride, dilation, dilation);
+  }
+  // f32 accumulation: error up to ~terms * 2^-24 of the sum of |terms|
+  // (blocked summation is far better; this bound is what may be assumed).
+  double tolerance = 1e-7 * double(kh * kw * c) * worstSum / 16 + 1e-6;
+  for (size_t e = 0; e < y.size(); ++e)
+    ASSERT_NEAR(y[e], expected[e], tolerance) << "element " << e;
+}
+
+class ConvolutionTest : public ::testing::TestWithParam<Input> {};
+
+TEST_P(ConvolutionTest, Forward3x3) {
+  checkConvolution(GetParam(), 4, 10, 10, 8, 16, 3, 3, 1, 1);
+}
+TEST_P(ConvolutionTest, SingleInputChannel) {
+  checkConvolution(GetParam(), 4, 30, 30, 1, 8, 3, 3, 1, 1);
+}
+TEST_P(ConvolutionTest, Strided) {
+  checkConvolution(GetParam(), 2, 11, 11, 3, 5, 3, 3, 2, 1);
+}
+TEST_P(ConvolutionTest, Dilated) {
+  checkConvolution(GetParam(), 2, 12, 12, 4, 6, 3, 3, 1, 2);
+}
+TEST_P(ConvolutionTest, WeightGradientShape) {
+  // A weight gradient as a convolution: the batch is the channel and the
+  // kernel spans the whole image.
+  checkConvolution(GetParam(), 1, 30, 30, 64, 8, 28, 28, 1, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, ConvolutionTest,
+                         ::testing::Values(Input::F32, Input::F16, Input::BF16),
+                         inputName);
 
 } // namespace
