@@ -5,7 +5,7 @@
   loss = trainer.step(x, y)
 """
 from .export import UnsupportedOp, export_predict, export_training_step, optimizer_spec
-from .runtime import Trainer, compile
+from .runtime import Trainer, compile, get_num_threads, set_num_threads
 
 __all__ = ["UnsupportedOp", "export_predict", "export_training_step", "optimizer_spec", "Trainer",
-           "compile"]
+           "compile", "get_num_threads", "set_num_threads"]

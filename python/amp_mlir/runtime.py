@@ -61,7 +61,22 @@ def _library():
         getattr(lib, name).argtypes = [ctypes.c_void_p]
     lib.amprt_session_destroy.argtypes = [ctypes.c_void_p]
     lib.amprt_unload.argtypes = [ctypes.c_void_p]
+    lib.amprt_set_num_threads.argtypes = [ctypes.c_int]
+    lib.amprt_num_threads.restype = ctypes.c_int
     return lib
+
+
+def set_num_threads(threads):
+    """Threads of the compiled steps' GEMMs and convolutions (oneDNN's
+    OpenMP and OpenBLAS), for every trainer of this process; all cores (or
+    OMP_NUM_THREADS) by default."""
+    if int(threads) < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    _library().amprt_set_num_threads(int(threads))
+
+
+def get_num_threads():
+    return int(_library().amprt_num_threads())
 
 
 class Trainer:

@@ -76,6 +76,10 @@ void addFlags(CLI::App &app, Options &options) {
   app.add_option("--batch", options.batch,
                  "check that the step was compiled for batch N")
       ->check(CLI::Range(int64_t(1), kMaxExamples));
+  app.add_option("--threads", options.threads,
+                 "threads of the step's GEMMs and convolutions (default: "
+                 "every core, or OMP_NUM_THREADS)")
+      ->check(CLI::Range(1, 4096));
   app.add_option("--lr", options.lr,
                  "the learning rate, for a step that takes it")
       ->check(CLI::Validator(

@@ -38,6 +38,7 @@ struct Options {
   bool printDigest = false;
   int64_t batch = -1; // checked against the artifact's batch
   float lr = NAN;     // for a step that takes its learning rate
+  int threads = 0;    // 0: the runtime's default, every core
   bool help = false;
 };
 

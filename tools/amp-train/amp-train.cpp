@@ -91,6 +91,8 @@ int main(int argc, char **argv) {
     fail("the step was compiled for batch " + std::to_string(trainer.batch) +
          ", not " + std::to_string(options.batch) +
          " (the batch is part of the graph's shapes)");
+  if (options.threads > 0)
+    amprt_set_num_threads(options.threads);
   amprt_session *session =
       amprt_session_create(artifact, options.seed, message, sizeof(message));
   if (!session)

@@ -39,6 +39,7 @@ TEST(Options, EveryFlag) {
              "--epochs=3",        "--cache-dir=/c",
              "--train-limit=100", "--test-limit=50",
              "--lr=0.5",          "--batch=64",
+             "--threads=3",
              "--seed=9",          "--log=l.csv",
              "--save=s.ckpt",     "--resume=r.ckpt",
              "--quiet",           "--poison-step=2",
@@ -59,6 +60,7 @@ TEST(Options, EveryFlag) {
   EXPECT_EQ(options->testLimit, 50);
   EXPECT_FLOAT_EQ(options->lr, 0.5f);
   EXPECT_EQ(options->batch, 64);
+  EXPECT_EQ(options->threads, 3);
   EXPECT_EQ(options->seed, 9u);
   EXPECT_EQ(options->log, "l.csv");
   EXPECT_EQ(options->save, "s.ckpt");
@@ -100,6 +102,7 @@ TEST(Options, Errors) {
        "--vocab: Value 4294967306 not in range 10 to 2147483647"},
       {{"m.so", "--seed=-1"}, "must be an integer in [0, 2^64), got -1"},
       {{"m.so", "--lr=-1"}, "must be a positive finite number, got -1"},
+      {{"m.so", "--threads=0"}, "--threads: Value 0 not in range 1 to 4096"},
       {{"m.so", "--lr=inf"}, "must be a positive finite number, got inf"},
       {{"m.so", "--poison=zero"}, "--poison: zero not in {overflow,nan}"},
       {{"m.so", "--data=cifar"}, "--data: cifar not in"},
