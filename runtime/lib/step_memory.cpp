@@ -14,8 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <mutex>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -46,7 +47,7 @@ public:
       alignment = alignof(std::max_align_t);
     {
       std::lock_guard<std::mutex> lock(mutex);
-      auto it = free.find(key(size, alignment));
+      auto it = free.find({size, alignment});
       if (it != free.end() && !it->second.empty()) {
         void *payload = it->second.back();
         it->second.pop_back();
@@ -74,7 +75,7 @@ public:
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (cachedBytes + header.size <= limit) {
-        free[key(header.size, header.alignment)].push_back(payload);
+        free[{header.size, header.alignment}].push_back(payload);
         cachedBytes += header.size;
         return;
       }
@@ -83,12 +84,6 @@ public:
   }
 
 private:
-  static uint64_t key(uint64_t size, uint64_t alignment) {
-    // Sizes stay below 2^56 bytes; alignments are powers of two below 2^8
-    // in practice, and any alignment still gives a distinct key with the
-    // size as the main part.
-    return size * 257 + (alignment & 0xFF) + (alignment >> 8) * 65599;
-  }
   static uint64_t limitFromEnvironment() {
     const char *value = std::getenv("AMPRT_STEP_CACHE_BYTES");
     if (value && *value) {
@@ -101,7 +96,8 @@ private:
   }
 
   std::mutex mutex;
-  std::unordered_map<uint64_t, std::vector<void *>> free;
+  // Freed blocks by (size, alignment): only an exact match is reused.
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<void *>> free;
   uint64_t cachedBytes = 0;
   uint64_t limit = limitFromEnvironment();
 };

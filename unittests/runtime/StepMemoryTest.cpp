@@ -39,6 +39,19 @@ TEST(StepMemory, OtherSizesGetOtherBlocks) {
   _mlir_memref_to_llvm_free(bigger);
 }
 
+TEST(StepMemory, ABlockIsOnlyReusedForItsOwnSizeAndAlignment) {
+  // (size, alignment) pairs that a hash of the two could confuse: a block
+  // of 1000 bytes must never serve a request for 1255.
+  void *block = _mlir_memref_to_llvm_aligned_alloc(256, 1000);
+  _mlir_memref_to_llvm_free(block);
+  void *other = _mlir_memref_to_llvm_aligned_alloc(64, 1255);
+  EXPECT_NE(block, other);
+  void *sameSizeOtherAlignment = _mlir_memref_to_llvm_aligned_alloc(64, 1000);
+  EXPECT_NE(block, sameSizeOtherAlignment);
+  _mlir_memref_to_llvm_free(other);
+  _mlir_memref_to_llvm_free(sameSizeOtherAlignment);
+}
+
 TEST(StepMemory, LiveBlocksAreDistinct) {
   void *a = _mlir_memref_to_llvm_alloc(1000);
   void *b = _mlir_memref_to_llvm_alloc(1000);
