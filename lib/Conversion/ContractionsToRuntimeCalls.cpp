@@ -41,10 +41,25 @@ static constexpr RuntimeGemm kRuntimeGemms[] = {
 #include "amprt_gemm.def"
 };
 
+/// `type` as the .def files spell it ("f32", "bf16").
+static std::string getTypeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream(name) << type;
+  return name;
+}
+
+/// What every runtime call takes: a fully dynamic strided memref.
+static MemRefType getFullyDynamicStridedType(Type elementType, int64_t rank) {
+  auto layout =
+      StridedLayoutAttr::get(elementType.getContext(), ShapedType::kDynamic,
+                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                         elementType, layout);
+}
+
 /// The runtime's GEMM for inputs of `inputType` at `rank`, if it has one.
 static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank) {
-  std::string typeName;
-  llvm::raw_string_ostream(typeName) << inputType;
+  std::string typeName = getTypeName(inputType);
   for (const RuntimeGemm &gemm : kRuntimeGemms)
     if (gemm.inputType == typeName && gemm.rank == rank)
       return &gemm;
@@ -233,12 +248,7 @@ static Value gemmView(OpBuilder &builder, Location loc, Value operand,
                       ArrayRef<int64_t> extents) {
   auto type = cast<MemRefType>(operand.getType());
   int64_t rank = roles.size();
-  auto layout =
-      StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic,
-                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
-  auto viewType =
-      MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
-                      type.getElementType(), layout);
+  MemRefType viewType = getFullyDynamicStridedType(type.getElementType(), rank);
   bool asIs = type.getRank() == rank;
   for (auto [position, role] : llvm::enumerate(roles))
     asIs = asIs && role.size() == 1 && dimOfLoop(map, role[0]) == position;
@@ -341,8 +351,7 @@ static LogicalResult convertConvolution(linalg::Conv2DNhwcFhwcOp op,
   Value filter = op.getDpsInputOperand(1)->get();
   Value output = op.getDpsInitOperand(0)->get();
   Type inputType = cast<MemRefType>(input.getType()).getElementType();
-  std::string typeName;
-  llvm::raw_string_ostream(typeName) << inputType;
+  std::string typeName = getTypeName(inputType);
   const RuntimeConv *conv =
       llvm::find_if(kRuntimeConvs, [&](const RuntimeConv &c) {
         return c.inputType == typeName;
@@ -357,14 +366,9 @@ static LogicalResult convertConvolution(linalg::Conv2DNhwcFhwcOp op,
   Location loc = op.getLoc();
   SmallVector<Value> operands;
   for (Value value : {input, filter, output}) {
-    auto type = cast<MemRefType>(value.getType());
-    auto layout =
-        StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic,
-                               SmallVector<int64_t>(4, ShapedType::kDynamic));
-    auto viewType =
-        MemRefType::get(SmallVector<int64_t>(4, ShapedType::kDynamic),
-                        type.getElementType(), layout);
-    operands.push_back(memref::CastOp::create(builder, loc, viewType, value));
+    Type elementType = cast<MemRefType>(value.getType()).getElementType();
+    operands.push_back(memref::CastOp::create(
+        builder, loc, getFullyDynamicStridedType(elementType, 4), value));
   }
   for (DenseIntElementsAttr attr : {op.getStrides(), op.getDilations()})
     for (APInt value : attr.getValues<APInt>())

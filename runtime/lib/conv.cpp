@@ -186,12 +186,11 @@ StridedMemRef<float, 4> widenHalf(const StridedMemRef<uint16_t, 4> *ref,
   float *out = storage.data();
   for (int64_t a = 0; a < ref->sizes[0]; ++a)
     for (int64_t b = 0; b < ref->sizes[1]; ++b)
-      for (int64_t c = 0; c < ref->sizes[2]; ++c) {
-        const uint16_t *row = base + a * ref->strides[0] + b * ref->strides[1] +
-                              c * ref->strides[2];
-        for (int64_t d = 0; d < ref->sizes[3]; ++d)
-          *out++ = amprt::halfToFloat(row[d * ref->strides[3]]);
-      }
+      for (int64_t c = 0; c < ref->sizes[2]; ++c, out += ref->sizes[3])
+        amprt::widenRow(base + a * ref->strides[0] + b * ref->strides[1] +
+                            c * ref->strides[2],
+                        ref->strides[3], ref->sizes[3], out,
+                        amprt::halfToFloat);
   wide.allocated = wide.aligned = storage.data();
   wide.offset = 0;
   return wide;

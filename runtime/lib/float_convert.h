@@ -1,4 +1,5 @@
-//===- float_convert.h - inline f16/bf16 widening for bulk loops -*- C++ -*-===//
+//===- float_convert.h - inline f16/bf16 widening for bulk loops -*- C++
+//-*-===//
 //
 // Branch-free, so that a loop over a buffer vectorizes: the runtime's
 // widening of f16/bf16 GEMM operands calls these per element, and libamprt's
@@ -34,13 +35,28 @@ inline float halfToFloat(uint16_t half) {
   uint32_t magnitude = static_cast<uint32_t>(half & 0x7FFFu) << 13;
   float value = bitsToFloat(magnitude) * 0x1p112f;
   uint32_t bits = (half & 0x7FFFu) >= 0x7C00u ? (magnitude | 0x7F800000u)
-                                               : floatToBits(value);
+                                              : floatToBits(value);
   return bitsToFloat(bits | (static_cast<uint32_t>(half & 0x8000u) << 16));
 }
 
 /// bfloat16 to float, exact: the upper half of a float.
 inline float bfloat16ToFloat(uint16_t value) {
   return bitsToFloat(static_cast<uint32_t>(value) << 16);
+}
+
+/// dst[0..count) = widen(src[0], src[stride], ...): one row of an operand
+/// into dense f32, the unit-stride case as its own loop so that it
+/// vectorizes.
+template <typename T, typename Widen>
+inline void widenRow(const T *src, int64_t stride, int64_t count, float *dst,
+                     Widen widen) {
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i)
+      dst[i] = widen(src[i]);
+  } else {
+    for (int64_t i = 0; i < count; ++i)
+      dst[i] = widen(src[i * stride]);
+  }
 }
 
 } // namespace amprt

@@ -158,17 +158,9 @@ float widenF32(float value) { return value; }
 template <typename T, typename Widen>
 void widenDense(const Matrix &m, int64_t batch, float *out, Widen widen) {
   const T *base = static_cast<const T *>(m.data) + batch * m.batchStride;
-  for (int64_t i = 0; i < m.rows; ++i) {
-    const T *row = base + i * m.rowStride;
-    float *dst = out + i * m.cols;
-    if (m.colStride == 1) {
-      for (int64_t j = 0; j < m.cols; ++j) // contiguous: vectorizes
-        dst[j] = widen(row[j]);
-    } else {
-      for (int64_t j = 0; j < m.cols; ++j)
-        dst[j] = widen(row[j * m.colStride]);
-    }
-  }
+  for (int64_t i = 0; i < m.rows; ++i)
+    amprt::widenRow(base + i * m.rowStride, m.colStride, m.cols,
+                    out + i * m.cols, widen);
 }
 
 /// C += A x B on dense f32 copies with OpenBLAS: the path for what oneDNN
@@ -210,8 +202,6 @@ Matrix widenHalfOperand(const Matrix &m, std::vector<float> &storage) {
   dense.rowStride = m.cols;
   dense.colStride = 1;
   dense.batchStride = m.broadcast() ? 0 : m.rows * m.cols;
-  if (m.batch == 1)
-    dense.batchStride = m.rows * m.cols;
   return dense;
 }
 
