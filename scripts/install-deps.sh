@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build clang-14 lld-14 ccache python3 gcc libc6-dev zlib1g-dev
   libopenblas-dev libdnnl-dev libgtest-dev libcli11-dev libxxhash-dev libclang-rt-14-dev
-  python3-torch python3-numpy python3-venv
+  python3-numpy python3-venv
   dataset-fashion-mnist
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
 )
@@ -20,5 +20,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# PyTorch 2.x for the front-end tests (a venv beside Debian's torch 1.13).
+# PyTorch 2.x, torch-mlir and model libraries for the front end (a venv).
 "$(dirname "$0")/install-torch2.sh"

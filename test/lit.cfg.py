@@ -83,8 +83,9 @@ if os.path.exists(os.path.join(config.amp_obj_root, "lib", "libamprt_cuda.so")):
 if has_cuda_device():
     config.available_features.add("cuda-device")
 
-# The PyTorch front end is tested with Debian's python3-torch (1.13) and with
-# torch 2.x from PyPI in its own venv (scripts/install-torch2.sh).
+# The PyTorch front end (torch 2.x + torch-mlir) is tested in the venv
+# scripts/install-torch2.sh makes; "torch-models" adds torchvision, timm and
+# transformers for the real-model tests.
 import subprocess
 
 
@@ -98,9 +99,8 @@ def python_with_torch(python, feature, check):
     return python
 
 
-torch_python = python_with_torch("/usr/bin/python3", "torch", "import torch, functorch")
 torch2_python = python_with_torch(
     os.environ.get("AMP_TORCH2_PYTHON", "/opt/amp-mlir/torch2/bin/python"), "torch2",
-    "import torch, functorch.compile; assert torch.__version__.startswith('2.')")
+    "import torch, torch_mlir.fx; assert torch.__version__.startswith('2.')")
+python_with_torch(torch2_python, "torch-models", "import torchvision, timm, transformers")
 config.substitutions.append(("%torch2_python", torch2_python))
-config.substitutions.append(("%torch_python", torch_python))

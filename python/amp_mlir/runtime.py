@@ -10,7 +10,7 @@ import tempfile
 
 import numpy as np
 
-from .export import export_training_step
+from .export import build_training_step
 
 _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _build = os.environ.get("AMP_MLIR_BUILD", os.path.join(_root, "build"))
@@ -19,14 +19,15 @@ _build = os.environ.get("AMP_MLIR_BUILD", os.path.join(_root, "build"))
 # against the header by test/Runtime/contract.test).
 ENUMS = {
     "AMP_ARTIFACT_ABI_VERSION": 2,
-    "AMP_F32": 0, "AMP_F16": 1, "AMP_I32": 3, "AMP_I1": 4,
+    "AMP_F32": 0, "AMP_F16": 1, "AMP_I32": 3, "AMP_I1": 4, "AMP_I64": 6,
     "AMP_ROLE_DATA": 0, "AMP_ROLE_PARAM": 1, "AMP_ROLE_STATE": 2,
     "AMP_ROLE_LOSS": 7, "AMP_ROLE_UPDATE": 8,
 }
 ROLE_DATA, ROLE_PARAM, ROLE_STATE, ROLE_LOSS, ROLE_UPDATE = (
     ENUMS[f"AMP_ROLE_{name}"] for name in ("DATA", "PARAM", "STATE", "LOSS", "UPDATE"))
 _DTYPES = {ENUMS["AMP_F32"]: np.float32, ENUMS["AMP_F16"]: np.float16,
-           ENUMS["AMP_I32"]: np.int32, ENUMS["AMP_I1"]: np.uint8}
+           ENUMS["AMP_I32"]: np.int32, ENUMS["AMP_I1"]: np.bool_,
+           ENUMS["AMP_I64"]: np.int64}
 
 
 class _Tensor(ctypes.Structure):
@@ -80,9 +81,13 @@ def get_num_threads():
 
 
 class Trainer:
-    """A compiled training step with its state (params, optimizer, scaler)."""
+    """A compiled training step with its state (params, optimizer, scaler,
+    buffers)."""
 
-    def __init__(self, artifact, params):
+    def __init__(self, artifact, params, state=None):
+        """`params`: initial values of the step's params, in order; `state`:
+        initial values of its amp.state arguments (optimizer state, then
+        buffers such as batch-norm statistics), in order; zeros when None."""
         self._lib = _library()
         error = ctypes.create_string_buffer(512)
         self._artifact = self._lib.amprt_load(artifact.encode(), error, 512)
@@ -94,27 +99,58 @@ class Trainer:
         info = self._lib.amprt_session_step_info(self._session).contents
         self._args = [info.args[i] for i in range(info.num_args)]
         self._params = [i for i, a in enumerate(self._args) if a.role == ROLE_PARAM]
-        self._data_dtypes = [_DTYPES[a.dtype] for a in self._args if a.role == ROLE_DATA]
-        if len(self._params) != len(params):
-            raise ValueError("the artifact's params do not match the model's")
-        for index, value in zip(self._params, params):
+        self._state = [i for i, a in enumerate(self._args) if a.role == ROLE_STATE]
+        self._data = [i for i, a in enumerate(self._args) if a.role == ROLE_DATA]
+        self._set(self._params, params, "params")
+        if state is not None:
+            self._set(self._state, state, "state tensors")
+
+    def _shape(self, index):
+        arg = self._args[index]
+        return tuple(arg.shape[d] for d in range(arg.rank))
+
+    def _set(self, indices, values, what):
+        values = list(values)
+        if len(values) != len(indices):
+            raise ValueError(f"the artifact's step has {len(indices)} {what}, "
+                             f"got {len(values)}")
+        for index, value in zip(indices, values):
+            value = np.asarray(value)
+            if value.shape != self._shape(index):
+                raise ValueError(f"argument {index} has shape {self._shape(index)}, "
+                                 f"got {value.shape}")
             self._view(index)[...] = value
 
     def _view(self, index):
         arg = self._args[index]
-        shape = tuple(arg.shape[d] for d in range(arg.rank))
+        shape = self._shape(index)
         count = int(np.prod(shape)) if shape else 1
         dtype = _DTYPES[arg.dtype]
         pointer = self._lib.amprt_session_argument(self._session, index)
         buffer = (ctypes.c_char * (count * np.dtype(dtype).itemsize)).from_address(pointer)
         return np.frombuffer(buffer, dtype=dtype).reshape(shape)
 
-    def step(self, x, y):
-        """One training step on a batch (images or token ids, one-hot
-        labels); returns the loss."""
-        data = [np.ascontiguousarray(np.asarray(v, dtype=dtype))
-                for v, dtype in zip((x, y), self._data_dtypes)]
-        pointers = (ctypes.c_void_p * 2)(*[d.ctypes.data for d in data])
+    def step(self, *inputs):
+        """One training step on a batch: the step's data arguments in
+        order (what the model and the loss take; the learning rate too when
+        the step was exported with lr_input); returns the loss."""
+        if len(inputs) != len(self._data):
+            raise ValueError(f"the step takes {len(self._data)} data arguments, "
+                             f"got {len(inputs)}")
+        data = []
+        for position, (value, index) in enumerate(zip(inputs, self._data)):
+            arg = self._args[index]
+            value = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+            if value.shape != self._shape(index):
+                raise ValueError(f"data argument {position} has shape {self._shape(index)}, "
+                                 f"got {value.shape}")
+            dtype = _DTYPES[arg.dtype]
+            if (np.issubdtype(dtype, np.floating) != np.issubdtype(value.dtype, np.floating)
+                    or (dtype == np.bool_) != (value.dtype == np.bool_)):
+                raise ValueError(f"data argument {position} is {np.dtype(dtype).name}, "
+                                 f"got {value.dtype}")
+            data.append(np.ascontiguousarray(value, dtype=dtype))
+        pointers = (ctypes.c_void_p * len(data))(*[d.ctypes.data for d in data])
         self._lib.amprt_session_step(self._session, pointers)
         return float(self._lib.amprt_session_loss(self._session))
 
@@ -130,26 +166,35 @@ class Trainer:
         """Copies of the current f32 master weights, in model order."""
         return [self._view(i).copy() for i in self._params]
 
+    def state(self):
+        """Copies of the current amp.state arguments, in order: the
+        optimizer state (optim.state_names), then the buffers."""
+        return [self._view(i).copy() for i in self._state]
+
     def __del__(self):
         if getattr(self, "_session", None):
             self._lib.amprt_session_destroy(self._session)
             self._lib.amprt_unload(self._artifact)
 
 
-def compile(model, loss_fn, optimizer, x, y, precision="f32", amp_options="",
-            workdir=None, target="cpu"):
-    """Exports `model`'s training step, compiles it for `target` ("cpu", or
-    "cuda": needs an NVIDIA GPU and driver to run) and returns a Trainer
-    starting from the model's current parameters."""
+def compile(model, loss_fn, optimizer, *inputs, precision="f32", amp_options="",
+            workdir=None, target="cpu", **export_options):
+    """Exports `model`'s training step (see export_training_step, whose
+    keyword options it takes), compiles it for `target` ("cpu", or "cuda":
+    needs an NVIDIA GPU and driver to run) and returns a Trainer starting
+    from the model's current parameters and buffers."""
     workdir = workdir or tempfile.mkdtemp(prefix="amp_mlir-")
     source = os.path.join(workdir, "step.mlir")
+    text, layout = build_training_step(model, loss_fn, optimizer, *inputs, **export_options)
     with open(source, "w") as f:
-        f.write(export_training_step(model, loss_fn, optimizer, x, y))
+        f.write(text)
     artifact = os.path.join(workdir, f"step-{precision}.so")
     command = [os.path.join(_build, "bin", "amp-compile"), source, "-o", artifact,
                f"--precision={precision}", f"--target={target}"]
     if amp_options:
         command.append(f"--amp-options={amp_options}")
     subprocess.run(command, check=True)
-    params = [p.detach().cpu().numpy() for _, p in model.named_parameters()]
-    return Trainer(artifact, params)
+    params = [v.numpy() for v, k in zip(layout.initial, layout.kinds) if k == "param"]
+    state = [v.numpy() for v, k in zip(layout.initial, layout.kinds)
+             if k in ("state", "buffer")]
+    return Trainer(artifact, params, state)

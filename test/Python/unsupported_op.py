@@ -1,5 +1,5 @@
-"""An aten op without a TOSA lowering is a clear error naming the op, the
-model and the submodule whose forward called it."""
+"""An aten op amp-mlir cannot compile is a clear error naming the op, the
+model, the submodule whose forward called it and the user's source line."""
 import os
 import sys
 
@@ -10,23 +10,24 @@ import torch
 import amp_mlir
 
 
-class Cumulative(torch.nn.Module):
+class Sorted(torch.nn.Module):
     def forward(self, x):
-        return torch.cumsum(x, dim=1)
+        return torch.sort(x, dim=1).values  # torch-mlir: tm_tensor.sort
 
 
 class Gated(torch.nn.Module):
-    """cumsum inside a submodule, sin in the model's own forward."""
+    """sort inside a submodule, or a Bessel function in the model's own
+    forward (no torch-mlir lowering at all)."""
 
     def __init__(self, own_op=False):
         super().__init__()
         self.linear = torch.nn.Linear(8, 4)
-        self.gate = torch.nn.Sequential(torch.nn.Sigmoid(), Cumulative())
+        self.gate = torch.nn.Sequential(torch.nn.Sigmoid(), Sorted())
         self.own_op = own_op
 
     def forward(self, x):
         h = self.linear(x)
-        return torch.sin(h) if self.own_op else self.gate(h)
+        return torch.special.bessel_j0(h) if self.own_op else self.gate(h)
 
 
 def loss_fn(out, y):
