@@ -326,19 +326,77 @@ static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
 struct RuntimeConv {
   StringLiteral name;
   StringLiteral inputType;
+  int64_t rank; // 4: plain NHWC, 5: grouped NGCHW
 };
 
 static constexpr RuntimeConv kRuntimeConvs[] = {
-#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE) {#NAME, #INPUT_TYPE},
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK) {#NAME, #INPUT_TYPE, RANK},
 #include "amprt_conv.def"
 };
 
-/// Replaces a buffer linalg.conv_2d_nhwc_fhwc by a call of libamprt's
-/// convolution (CPU only: the CUDA runtime has none yet), the operands cast
-/// to fully dynamic strided memrefs, strides and dilations as i64.
-static LogicalResult convertConvolution(linalg::Conv2DNhwcFhwcOp op,
+/// `operand` as a fully dynamic strided view whose dimension i is
+/// dimension dims[i] of `operand`, or a new unit dimension where dims[i] is
+/// -1: a transposed (NCHW as NHWC) or expanded (depthwise as grouped) view.
+static Value convView(OpBuilder &builder, Location loc, Value operand,
+                      ArrayRef<int64_t> dims) {
+  auto type = cast<MemRefType>(operand.getType());
+  MemRefType viewType =
+      getFullyDynamicStridedType(type.getElementType(), dims.size());
+  if (llvm::equal(dims, llvm::seq<int64_t>(0, type.getRank())))
+    return memref::CastOp::create(builder, loc, viewType, operand);
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, operand);
+  SmallVector<OpFoldResult> sizes, strides;
+  for (int64_t dim : dims) {
+    if (dim < 0) {
+      sizes.push_back(builder.getIndexAttr(1));
+      strides.push_back(builder.getIndexAttr(1));
+      continue;
+    }
+    sizes.push_back(builder.getIndexAttr(type.getDimSize(dim)));
+    strides.push_back(metadata.getStrides()[dim]);
+  }
+  return memref::ReinterpretCastOp::create(
+      builder, loc, viewType, metadata.getBaseBuffer(),
+      OpFoldResult(metadata.getOffset()), sizes, strides);
+}
+
+/// How the runtime sees each linalg convolution: the rank of its call and,
+/// per operand (input, filter, output), the operand's dimensions in the
+/// call's order (-1: a unit dimension). Plain calls take NHWC / FHWC /
+/// NHWF, grouped ones NGCHW / GFCHW / NGFHW.
+struct ConvLayout {
+  int64_t rank;
+  SmallVector<int64_t> input, filter, output;
+};
+
+static std::optional<ConvLayout> getConvLayout(Operation *op) {
+  if (isa<linalg::Conv2DNhwcFhwcOp>(op))
+    return ConvLayout{4, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}};
+  if (isa<linalg::Conv2DNchwFchwOp>(op))
+    return ConvLayout{4, {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 2, 3, 1}};
+  if (isa<linalg::Conv2DNgchwGfchwOp>(op))
+    return ConvLayout{5, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}};
+  // One channel per group, one filter per channel.
+  if (isa<linalg::DepthwiseConv2DNchwChwOp>(op))
+    return ConvLayout{5, {0, 1, -1, 2, 3}, {0, -1, -1, 1, 2}, {0, 1, -1, 2, 3}};
+  return std::nullopt;
+}
+
+/// Replaces a buffer 2-D convolution (NHWC or NCHW, plain, grouped or
+/// depthwise) by a call of libamprt's convolution (CPU only: the CUDA
+/// runtime has none yet), the operands viewed in the call's layout,
+/// strides and dilations as i64.
+static LogicalResult convertConvolution(linalg::LinalgOp op,
                                         GemmRuntime runtime, ModuleOp module,
                                         std::string &reason) {
+  std::optional<ConvLayout> layout = getConvLayout(op);
+  if (!layout) {
+    reason = ("the runtime has no " + op->getName().getStringRef() +
+              " (2-D NHWC/NCHW, grouped and depthwise NCHW only)")
+                 .str();
+    return failure();
+  }
   if (runtime != GemmRuntime::CPU) {
     reason = "the CUDA runtime has no convolution";
     return failure();
@@ -354,7 +412,7 @@ static LogicalResult convertConvolution(linalg::Conv2DNhwcFhwcOp op,
   std::string typeName = getTypeName(inputType);
   const RuntimeConv *conv =
       llvm::find_if(kRuntimeConvs, [&](const RuntimeConv &c) {
-        return c.inputType == typeName;
+        return c.inputType == typeName && c.rank == layout->rank;
       });
   if (conv == std::end(kRuntimeConvs) ||
       cast<MemRefType>(filter.getType()).getElementType() != inputType ||
@@ -364,16 +422,19 @@ static LogicalResult convertConvolution(linalg::Conv2DNhwcFhwcOp op,
   }
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  SmallVector<Value> operands;
-  for (Value value : {input, filter, output}) {
-    Type elementType = cast<MemRefType>(value.getType()).getElementType();
-    operands.push_back(memref::CastOp::create(
-        builder, loc, getFullyDynamicStridedType(elementType, 4), value));
-  }
-  for (DenseIntElementsAttr attr : {op.getStrides(), op.getDilations()})
-    for (APInt value : attr.getValues<APInt>())
+  SmallVector<Value> operands = {
+      convView(builder, loc, input, layout->input),
+      convView(builder, loc, filter, layout->filter),
+      convView(builder, loc, output, layout->output)};
+  for (StringRef attrName : {"strides", "dilations"}) {
+    auto attr = op->getAttrOfType<DenseIntElementsAttr>(attrName);
+    SmallVector<int64_t> values = {1, 1};
+    if (attr)
+      values = llvm::to_vector(attr.getValues<int64_t>());
+    for (int64_t value : values)
       operands.push_back(arith::ConstantIntOp::create(
-          builder, loc, builder.getI64Type(), value.getSExtValue()));
+          builder, loc, builder.getI64Type(), value));
+  }
 
   std::string name = (getSymbolPrefix(runtime) + conv->name).str();
   func::FuncOp callee = declareRuntimeFunction(module, name, operands);
@@ -401,12 +462,8 @@ struct ContractionsToRuntimeCallsPass
     for (linalg::LinalgOp op : candidates) {
       std::string reason;
       LogicalResult converted = failure();
-      if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation()))
-        converted = convertConvolution(conv, runtime, module, reason);
-      else if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
-        reason = ("the runtime has no " + op->getName().getStringRef() +
-                  " (only linalg.conv_2d_nhwc_fhwc)")
-                     .str();
+      if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+        converted = convertConvolution(op, runtime, module, reason);
       else
         converted = convert(op, runtime, module, reason);
       if (succeeded(converted) || !requireAll)

@@ -127,13 +127,16 @@ def _embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_gra
 
 def _convolution_backward(grad, input, weight, bias_sizes, stride, padding, dilation,
                           transposed, output_padding, groups, output_mask):
-    """Grouped 2-D convolution backward (torch-mlir's own lowering of it
-    builds invalid reshapes), as forward grouped convolutions:
+    """2-D convolution backward as forward convolutions. torch-mlir's own
+    lowering builds invalid reshapes for grouped convolutions and, for a
+    strided one, computes the weight gradient as a convolution grouped by
+    the batch; ours gives every convolution of a step one of two forms
+    (plain or grouped), both library kernels on the CPU:
     - input gradient: the gradient, zero-inserted to the stride, correlated
       with the flipped kernel whose in/out channels are swapped per group;
     - weight gradient: the input correlated with the gradient, batch and
       channels swapped, stride and dilation swapped, groups kept."""
-    if groups == 1 or transposed or input.dim() != 4:
+    if transposed or input.dim() != 4:
         return NotImplemented
     n, channels, h, w = input.shape
     out_channels, per_group, kh, kw = weight.shape

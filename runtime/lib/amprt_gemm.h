@@ -19,10 +19,10 @@ extern "C" {
                                   StridedMemRef<C_TYPE, RANK> *b,              \
                                   StridedMemRef<float, RANK> *c);
 #include "amprt_gemm.def"
-#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE)                                   \
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
   void _mlir_ciface_amp_rt_##NAME(                                             \
-      StridedMemRef<C_TYPE, 4> *input, StridedMemRef<C_TYPE, 4> *filter,       \
-      StridedMemRef<float, 4> *output, int64_t stride_h, int64_t stride_w,     \
+      StridedMemRef<C_TYPE, RANK> *input, StridedMemRef<C_TYPE, RANK> *filter, \
+      StridedMemRef<float, RANK> *output, int64_t stride_h, int64_t stride_w,  \
       int64_t dilation_h, int64_t dilation_w);
 #include "amprt_conv.def"
 }

@@ -196,6 +196,37 @@ StridedMemRef<float, 4> widenHalf(const StridedMemRef<uint16_t, 4> *ref,
   return wide;
 }
 
+/// Group `g` of a grouped operand (N x G x C x H x W, or G x F x C x KH x
+/// KW for the filter when `groupDim` is 0) as the NHWC-ordered view the
+/// plain convolution takes: N x H x W x C (F x KH x KW x C).
+template <typename T>
+StridedMemRef<T, 4> groupView(const StridedMemRef<T, 5> *ref, int groupDim,
+                              int64_t g) {
+  const int order[4] = {groupDim == 0 ? 1 : 0, 3, 4, 2};
+  StridedMemRef<T, 4> view;
+  view.allocated = ref->allocated;
+  view.aligned = ref->aligned;
+  view.offset = ref->offset + g * ref->strides[groupDim];
+  for (int d = 0; d < 4; ++d) {
+    view.sizes[d] = ref->sizes[order[d]];
+    view.strides[d] = ref->strides[order[d]];
+  }
+  return view;
+}
+
+/// G independent convolutions, each through the plain one.
+template <typename T, typename Plain>
+void convolveGroups(StridedMemRef<T, 5> *input, StridedMemRef<T, 5> *filter,
+                    StridedMemRef<float, 5> *output, Plain plain,
+                    const int64_t args[4]) {
+  for (int64_t g = 0; g < input->sizes[1]; ++g) {
+    StridedMemRef<T, 4> in = groupView(input, 1, g);
+    StridedMemRef<T, 4> weights = groupView(filter, 0, g);
+    StridedMemRef<float, 4> out = groupView(output, 1, g);
+    plain(&in, &weights, &out, args[0], args[1], args[2], args[3]);
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -226,5 +257,23 @@ void _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16(
   convolve(&in, &weights, output, memory::data_type::f32, stride_h, stride_w,
            dilation_h, dilation_w);
 }
+
+} // extern "C"
+
+extern "C" {
+
+#define AMPRT_GROUPED(TYPE, C_TYPE)                                            \
+  void _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_##TYPE(                          \
+      StridedMemRef<C_TYPE, 5> *input, StridedMemRef<C_TYPE, 5> *filter,       \
+      StridedMemRef<float, 5> *output, int64_t stride_h, int64_t stride_w,     \
+      int64_t dilation_h, int64_t dilation_w) {                                \
+    const int64_t args[4] = {stride_h, stride_w, dilation_h, dilation_w};      \
+    convolveGroups(input, filter, output,                                      \
+                   _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_##TYPE, args);         \
+  }
+AMPRT_GROUPED(f32, float)
+AMPRT_GROUPED(f16, uint16_t)
+AMPRT_GROUPED(bf16, uint16_t)
+#undef AMPRT_GROUPED
 
 } // extern "C"

@@ -4,7 +4,7 @@
 // saying why (the pipelines leave it as loops; tests count on none).
 
 func.func @depthwise(%in: memref<2x6x6x3xf32>, %w: memref<3x3x3xf32>, %out: memref<2x4x4x3xf32>) {
-  // expected-error @+1 {{contraction left as a loop nest: the runtime has no linalg.depthwise_conv_2d_nhwc_hwc (only linalg.conv_2d_nhwc_fhwc)}}
+  // expected-error @+1 {{contraction left as a loop nest: the runtime has no linalg.depthwise_conv_2d_nhwc_hwc (2-D NHWC/NCHW, grouped and depthwise NCHW only)}}
   linalg.depthwise_conv_2d_nhwc_hwc ins(%in, %w : memref<2x6x6x3xf32>, memref<3x3x3xf32>) outs(%out : memref<2x4x4x3xf32>)
   return
 }

@@ -192,3 +192,45 @@ func.func @convolution(%in: memref<2x9x11x3xbf16>, %w: memref<4x3x3x3xbf16>, %ou
       ins(%in, %w : memref<2x9x11x3xbf16>, memref<4x3x3x3xbf16>) outs(%out : memref<2x3x4x4xf32>)
   return
 }
+
+// -----
+
+// An NCHW convolution (what torch-mlir emits) is the same call on views
+// that put the channels last: only strides change, nothing is copied.
+// CHECK-LABEL: func.func @convolution_nchw
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SIZES:.*]]:4, %[[STRIDES:.*]]:4 = memref.extract_strided_metadata %arg0
+// CHECK: %[[IN:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [2, 9, 11, 3], strides: [%[[STRIDES]]#0, %[[STRIDES]]#2, %[[STRIDES]]#3, %[[STRIDES]]#1]
+// CHECK-COUNT-2: memref.reinterpret_cast {{.*}} sizes: [{{.*}}], strides: [%{{.*}}#0, %{{.*}}#2, %{{.*}}#3, %{{.*}}#1]
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32(%[[IN]],
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @convolution_nchw(%in: memref<2x3x9x11xf32>, %w: memref<4x3x3x3xf32>, %out: memref<2x4x4x5xf32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%in, %w : memref<2x3x9x11xf32>, memref<4x3x3x3xf32>) outs(%out : memref<2x4x4x5xf32>)
+  return
+}
+
+// -----
+
+// A grouped convolution is one call of the grouped convolution (G plain
+// ones in the runtime); a depthwise one is grouped with one channel and one
+// filter per group, its operands given unit dimensions by views.
+// CHECK-LABEL: func.func @grouped
+// CHECK: %[[IN:.*]] = memref.cast %arg0 : memref<2x4x3x9x9xbf16> to memref<?x?x?x?x?xbf16, strided<[?, ?, ?, ?, ?], offset: ?>>
+// CHECK: call @amp_rt_conv2d_ngchw_gfchw_bf16(%[[IN]],
+// CHECK-NOT: linalg.conv_2d_ngchw_gfchw
+func.func @grouped(%in: memref<2x4x3x9x9xbf16>, %w: memref<4x5x3x3x3xbf16>, %out: memref<2x4x5x7x7xf32>) {
+  linalg.conv_2d_ngchw_gfchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%in, %w : memref<2x4x3x9x9xbf16>, memref<4x5x3x3x3xbf16>) outs(%out : memref<2x4x5x7x7xf32>)
+  return
+}
+// CHECK-LABEL: func.func @depthwise
+// CHECK: memref.reinterpret_cast {{.*}} sizes: [2, 6, 1, 9, 9], strides: [%{{.*}}#0, %{{.*}}#1, 1, %{{.*}}#2, %{{.*}}#3]
+// CHECK: memref.reinterpret_cast {{.*}} sizes: [6, 1, 1, 3, 3], strides: [%{{.*}}#0, 1, 1, %{{.*}}#1, %{{.*}}#2]
+// CHECK: memref.reinterpret_cast {{.*}} sizes: [2, 6, 1, 4, 4], strides: [%{{.*}}#0, %{{.*}}#1, 1, %{{.*}}#2, %{{.*}}#3]
+// CHECK: call @amp_rt_conv2d_ngchw_gfchw_f32(
+// CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw
+func.func @depthwise(%in: memref<2x6x9x9xf32>, %w: memref<6x3x3xf32>, %out: memref<2x6x4x4xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%in, %w : memref<2x6x9x9xf32>, memref<6x3x3xf32>) outs(%out : memref<2x6x4x4xf32>)
+  return
+}
