@@ -107,6 +107,7 @@ void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime) {
 
 void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createOutlineLoopNestsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -103,8 +103,11 @@ def _convert_inputs(w, data, names):
 
 
 def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
-                        lr_input=False, model_inputs=None, max_grad_norm=None):
-    """(MLIR text, StepLayout) of one training step; see export_training_step."""
+                        lr_input=False, model_inputs=None, max_grad_norm=None,
+                        predict=None):
+    """(MLIR text, StepLayout) of one training step; see export_training_step.
+    With `predict` (a function name), the module also holds the eval-mode
+    forward under that name (see export_predict)."""
     if not inputs:
         raise ValueError("export_training_step needs example inputs")
     spec = optimizer_spec(optimizer, max_grad_norm)
@@ -115,8 +118,10 @@ def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
     state = initial_state(spec, params)
     update = trace_update(spec, params, state, lr_input)
     model_name = type(model).__name__
-    module = import_graphs({"forward": graphs.forward, "backward": graphs.backward,
-                            "update": update}, model_name,
+    to_import = {"forward": graphs.forward, "backward": graphs.backward, "update": update}
+    if predict:
+        to_import["predict_forward"] = trace_predict(model, inputs[:model_inputs])[0]
+    module = import_graphs(to_import, model_name,
                            lambda op: calling_submodule(model, inputs[:model_inputs], op))
     types = function_types(module)
 
@@ -193,50 +198,62 @@ def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
                + ", ".join(f"{t} {a}" for _, t, a in results) + ") {\n"
                + "\n".join(w.lines) + "\n    return " + ", ".join(v for v, _, _ in results)
                + " : " + ", ".join(t for _, t, _ in results) + "\n  }")
-    text = link(module, wrapper, {name})
+    keep = {name}
+    if predict:
+        wrapper += _predict_wrapper(types, "predict_forward", n_params, len(graphs.buffers),
+                                    inputs[:model_inputs], predict)
+        keep.add(predict)
+    text = link(module, wrapper, keep)
     header = (f"// {model_name} training step exported by amp_mlir (torch-mlir) from PyTorch "
               f"{torch.__version__}\n// arguments: {', '.join(layout_names)}\n")
     return header + text, StepLayout(layout_names, layout_kinds, initial)
 
 
 def export_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
-                         lr_input=False, model_inputs=None, max_grad_norm=None):
+                         lr_input=False, model_inputs=None, max_grad_norm=None, predict=None):
     """MLIR text of one training step of `model` (a torch.nn.Module) on
     example `inputs`: `loss_fn(model(*inputs[:k]), *inputs[k:])` with k =
     `model_inputs` (default: all inputs but the last), or, with `loss_fn`
     None, the loss the model returns itself. `optimizer` is a torch.optim
     instance (SGD, Adam, AdamW, RMSprop) or a spec dict. With `lr_input`,
     the learning rate is a `tensor<f32>` argument after the inputs; with
-    `max_grad_norm`, gradients are clipped to that global norm first."""
+    `max_grad_norm`, gradients are clipped to that global norm first; with
+    `predict="predict"`, the module also holds the eval-mode forward."""
     return build_training_step(model, loss_fn, optimizer, *inputs, name=name,
                                lr_input=lr_input, model_inputs=model_inputs,
-                               max_grad_norm=max_grad_norm)[0]
+                               max_grad_norm=max_grad_norm, predict=predict)[0]
 
 
-def export_predict(model, *inputs, name="predict"):
-    """MLIR text of the eval-mode forward predict(inputs..., params...,
-    buffers...) -> output, params and buffers in the training step's order."""
-    inputs = [torch.as_tensor(t) for t in inputs]
-    gm, buffer_names = trace_predict(model, inputs)
-    module = import_graphs({"forward": gm}, type(model).__name__,
-                           lambda op: calling_submodule(model, inputs, op))
-    types = function_types(module)
-    n_params = len(list(model.parameters()))
+def _predict_wrapper(types, forward, n_params, n_buffers, inputs, name):
+    """The text of predict(inputs..., params..., buffers...) calling the
+    imported eval-mode forward `forward`."""
+    from .trace import Argument
     w = _Wrapper()
     params = [f"%p{i}" for i in range(n_params)]
-    buffers = [f"%b{i}" for i in range(len(buffer_names))]
-    from .trace import Argument
+    buffers = [f"%b{i}" for i in range(n_buffers)]
     data = [Argument(f"input{i}", "data", t) for i, t in enumerate(inputs)]
     data_names = [f"%x{i}" for i in range(len(inputs))]
     values = _convert_inputs(w, data, data_names)
-    out = w.call("forward", params + buffers + values, types)
-    forward_inputs, result_types = types["forward"]
+    out = w.call(forward, params + buffers + values, types)
+    forward_inputs, result_types = types[forward]
     arg_text = [f"{n}: {_tensor_type(tuple(t.shape), _abi_type(t, n)[0])}"
                 for n, t in zip(data_names, inputs)]
     arg_text += [f"{p}: {t} {{amp.param}}" for p, t in zip(params, forward_inputs)]
     arg_text += [f"{b}: {t} {{amp.state}}"
                  for b, t in zip(buffers, forward_inputs[n_params:])]
-    wrapper = (f"\n  func.func @{name}({', '.join(arg_text)}) -> ({', '.join(result_types)}) {{\n"
-               + "\n".join(w.lines) + f"\n    return {', '.join(out)} : "
-               + ", ".join(result_types) + "\n  }")
+    return (f"\n  func.func @{name}({', '.join(arg_text)}) -> ({', '.join(result_types)}) {{\n"
+            + "\n".join(w.lines) + f"\n    return {', '.join(out)} : "
+            + ", ".join(result_types) + "\n  }")
+
+
+def export_predict(model, *inputs, name="predict"):
+    """MLIR text of the eval-mode forward predict(inputs..., params...,
+    buffers...) -> outputs, params and buffers in the training step's
+    order (amp-train's test accuracy calls it)."""
+    inputs = [torch.as_tensor(t) for t in inputs]
+    gm, buffer_names = trace_predict(model, inputs)
+    module = import_graphs({"predict_forward": gm}, type(model).__name__,
+                           lambda op: calling_submodule(model, inputs, op))
+    wrapper = _predict_wrapper(function_types(module), "predict_forward",
+                               len(list(model.parameters())), len(buffer_names), inputs, name)
     return link(module, wrapper, {name})

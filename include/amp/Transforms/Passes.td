@@ -218,6 +218,23 @@ def ParallelLoopsOutermostPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def OutlineLoopNestsPass : Pass<"amp-outline-loop-nests", "::mlir::ModuleOp"> {
+  let summary = "Move every top-level loop nest of a function into its own function";
+  let description = [{
+    Replaces each outermost `scf.for` / `scf.parallel` of every function
+    body by a call of a new private function holding that loop nest, its
+    operands and the values it reads passed as arguments (constants are
+    cloned in, so bounds stay static). A training step lowered to loops is
+    one function with thousands of loop nests; LLVM's loop passes
+    (induction-variable simplification, loop rotation) grow faster than
+    linearly with the loops of one function, so the step of a real model
+    took minutes to compile. Per function they grow linearly. The new
+    functions are marked `noinline` so that LLVM's inliner does not merge
+    them back; a call per loop nest costs nothing next to the nest.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def MapParallelLoopsToGPUPass
     : Pass<"amp-map-parallel-loops-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Collapse, tile and map scf.parallel nests to GPU threads";

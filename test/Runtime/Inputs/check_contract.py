@@ -43,7 +43,7 @@ def check_ctypes(layout_binary):
     package = types.ModuleType("amp_mlir")
     package.__path__ = []
     export = types.ModuleType("amp_mlir.export")
-    export.export_training_step = None
+    export.build_training_step = None
     sys.modules.update({"amp_mlir": package, "amp_mlir.export": export})
     spec = importlib.util.spec_from_file_location(
         "amp_mlir.runtime", os.path.join(root, "python", "amp_mlir", "runtime.py"))
