@@ -15,10 +15,13 @@ Bounds (checked per step):
   rounding of a ReLU's or a max pool's decision may go the other way;
   over ten small steps of a well-conditioned case that stays far below
   these bounds.
-- f16/bf16 losses within 3e-2 / 6e-2 relative of PyTorch's FP32 losses at
-  every step: matmul and conv inputs are rounded to 2^-11 / 2^-8 relative
-  and the error of a sum of k products grows like sqrt(k) roundings; ten
-  steps of SGD do not let trajectories separate further.
+- f16/bf16 losses within 1e-2 / 2e-2 relative of PyTorch's FP32 losses at
+  every step, or within twice what PyTorch's own CPU autocast to the same
+  type deviates from its FP32 run on the same model and batches, if that
+  is more: matmul and conv inputs are rounded to 2^-11 / 2^-8 relative, the
+  error of a sum of k products grows like sqrt(k) roundings, and a deep
+  batch-normalized net (EfficientNet) amplifies it; the autocast reference
+  says how much this model amplifies, and we round at the same places.
 
 Usage: zoo_parity.py MODEL[/PRECISION[,PRECISION]]... | zoo_parity.py all | --list
 Prints one line per model and precision, PASS or FAIL.
@@ -43,21 +46,28 @@ from amp_mlir import runtime
 from zoo import MODELS
 
 STEPS = 10
-LOSS_BOUNDS = {"f32": 1e-4, "f16": 3e-2, "bf16": 6e-2}
+LOSS_BOUNDS = {"f32": 1e-4, "f16": 1e-2, "bf16": 2e-2}
+AUTOCAST = {"f16": torch.float16, "bf16": torch.bfloat16}
+AUTOCAST_FACTOR = 2.0
 PARAM_BOUND = 1e-4
 
 
-def reference_run(model, loss_fn, k, batches, lr):
+def reference_run(model, loss_fn, k, batches, lr, autocast=None):
+    """PyTorch's eager losses, in FP32 or under CPU autocast to `autocast`
+    (torch.float16 / torch.bfloat16), on a copy of `model`."""
+    model = copy.deepcopy(model)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
     for batch in batches:
         optimizer.zero_grad()
-        out = model(*batch[:k])
-        loss = loss_fn(out, *batch[k:]) if loss_fn is not None else out
+        with torch.autocast("cpu", dtype=autocast or torch.float32,
+                            enabled=autocast is not None):
+            out = model(*batch[:k])
+            loss = loss_fn(out, *batch[k:]) if loss_fn is not None else out
         loss.backward()
         optimizer.step()
         losses.append(loss.item())
-    return losses
+    return losses, model
 
 
 def run(name, precisions):
@@ -66,13 +76,12 @@ def run(name, precisions):
     model, loss_fn, k, make = case.model, case.loss_fn, case.model_inputs, case.make_batch
     generator = torch.Generator().manual_seed(1)
     batches = [make(generator) for _ in range(STEPS)]
-    reference = copy.deepcopy(model)
     start = time.time()
     text, layout = amp_mlir.build_training_step(model, loss_fn,
                                                 torch.optim.SGD(model.parameters(), lr=case.lr),
                                                 *batches[0], model_inputs=k)
     export_time = time.time() - start
-    expected = reference_run(reference, loss_fn, k, batches, case.lr)
+    expected, reference = reference_run(model, loss_fn, k, batches, case.lr)
     workdir = tempfile.mkdtemp(prefix=f"zoo-{name}-")
     source = os.path.join(workdir, "step.mlir")
     with open(source, "w") as f:
@@ -95,8 +104,15 @@ def run(name, precisions):
             worst = max(worst, abs(ours - loss) / abs(loss))
             if os.environ.get("ZOO_VERBOSE"):
                 print(f"  {loss:.7f} {ours:.7f}")
-        ok = worst <= LOSS_BOUNDS[precision]
+        bound = LOSS_BOUNDS[precision]
         note = ""
+        if precision != "f32":
+            # PyTorch's own autocast on the same model moves the loss too.
+            theirs, _ = reference_run(model, loss_fn, k, batches, case.lr, AUTOCAST[precision])
+            torch_worst = max(abs(a - b) / abs(b) for a, b in zip(theirs, expected))
+            bound = max(bound, AUTOCAST_FACTOR * torch_worst)
+            note = f", torch autocast {torch_worst:.1e}"
+        ok = worst <= bound
         if precision == "f32":
             # The whole model's parameter vector: a tensor that starts at
             # zero (batch-norm shifts) has no meaningful relative error.
