@@ -145,6 +145,17 @@ amp_train::bindModel(const amp_function_info *step,
   auto isMatrix = [](const amp_tensor_info &t, int64_t columns) {
     return t.dtype == AMP_F32 && t.rank == 2 && t.shape[1] == columns;
   };
+  // Images: any f32 shape [batch, ...] with 784 values per example (flat,
+  // or [batch, 1, 28, 28] as a convolutional model takes them).
+  auto isImages = [](const amp_tensor_info &t) {
+    int64_t values = 1;
+    for (int32_t d = 1; d < t.rank; ++d)
+      values *= t.shape[d];
+    return t.dtype == AMP_F32 && t.rank >= 2 && values == kPixels;
+  };
+  auto isClassIndices = [](const amp_tensor_info &t) {
+    return t.dtype == AMP_I32 && t.rank == 1;
+  };
   auto isTokens = [](const amp_tensor_info &t) {
     return t.dtype == AMP_I32 && t.rank == 2 && t.shape[1] > 0;
   };
@@ -159,32 +170,46 @@ amp_train::bindModel(const amp_function_info *step,
     data.pop_back();
   }
   if (data.size() != 2 ||
-      !(isMatrix(trainer.step->args[data[0]], kPixels) ||
+      !(isImages(trainer.step->args[data[0]]) ||
         isTokens(trainer.step->args[data[0]])) ||
-      !isMatrix(trainer.step->args[data[1]], kClasses) ||
+      !(isMatrix(trainer.step->args[data[1]], kClasses) ||
+        isClassIndices(trainer.step->args[data[1]])) ||
       trainer.step->args[data[0]].shape[0] !=
           trainer.step->args[data[1]].shape[0]) {
     error = std::string("training step '") + trainer.step->name +
-            "' does not take (images [batch, 784] f32 or token ids [batch, "
-            "seq] i32, one-hot labels [batch, 10] f32[, learning rate f32]) "
-            "as its data arguments";
+            "' does not take (images [batch, 784 values] f32 or token ids "
+            "[batch, seq] i32, one-hot labels [batch, 10] f32 or class "
+            "indices [batch] i32[, learning rate f32]) as its data arguments";
     return std::nullopt;
   }
   const amp_tensor_info &input = trainer.step->args[data[0]];
   trainer.batch = input.shape[0];
   trainer.tokens = isTokens(input);
-  trainer.width = input.shape[1];
+  trainer.width = trainer.tokens ? input.shape[1] : kPixels;
+  trainer.classIndices = isClassIndices(trainer.step->args[data[1]]);
   trainer.predict = predict;
   if (trainer.predict) {
     const amp_function_info &p = *trainer.predict;
-    bool ok = p.num_args == 1 + static_cast<int32_t>(trainer.params.size()) &&
+    std::vector<int32_t> state;
+    for (int32_t i = 0; i < trainer.step->num_args; ++i)
+      if (trainer.step->args[i].role == AMP_ROLE_STATE)
+        state.push_back(i);
+    int32_t extra =
+        p.num_args - 1 - static_cast<int32_t>(trainer.params.size());
+    bool ok = extra >= 0 && extra <= static_cast<int32_t>(state.size()) &&
               sameType(p.args[0], input) && p.num_results == 1 &&
               isMatrix(p.results[0], kClasses);
     for (size_t i = 0; ok && i < trainer.params.size(); ++i)
       ok = sameType(p.args[1 + i], trainer.step->args[trainer.params[i]]);
+    if (ok)
+      trainer.predictState.assign(state.end() - extra, state.end());
+    for (int32_t i = 0; ok && i < extra; ++i)
+      ok = sameType(p.args[1 + trainer.params.size() + i],
+                    trainer.step->args[trainer.predictState[i]]);
     if (!ok) {
       error = "'predict' must take (the step's images or token ids, the "
-              "step's params...) and return logits [batch, 10]";
+              "step's params..., its last state arguments...) and return "
+              "logits [batch, 10]";
       return std::nullopt;
     }
   }
@@ -229,6 +254,8 @@ double amp_train::evaluate(const amprt_artifact *artifact,
     buffers.clear();
     buffers.push_back(input.data());
     for (int32_t index : trainer.params)
+      buffers.push_back(amprt_session_argument(session, index));
+    for (int32_t index : trainer.predictState)
       buffers.push_back(amprt_session_argument(session, index));
     buffers.push_back(logits.data());
     amprt_call(artifact, trainer.predict, buffers.data());

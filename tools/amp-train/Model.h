@@ -44,13 +44,18 @@ struct ModelBinding {
   bool tokens = false;     // takes token ids [batch, width] i32
   int64_t width = kPixels; // values per example
   bool takesLearningRate = false;
+  bool classIndices = false;   // labels are class indices [batch] i32
   std::vector<int32_t> params; // argument indices of the step's params
+  // Argument indices of the step's state that `predict` reads after the
+  // params: its last ones (buffers such as batch-norm statistics).
+  std::vector<int32_t> predictState;
 };
 
-/// Checks that `step` takes (images [batch, 784] f32 or token ids
-/// [batch, seq] i32, one-hot labels [batch, 10] f32[, learning rate f32])
-/// and that `predict` (optional) takes the same input and the params and
-/// returns logits; says why not in `error`.
+/// Checks that `step` takes (images [batch, 784 values] f32 or token ids
+/// [batch, seq] i32, one-hot labels [batch, 10] f32 or class indices
+/// [batch] i32[, learning rate f32]) and that `predict` (optional) takes
+/// the same input, the params and possibly the step's last state arguments
+/// (buffers), and returns logits; says why not in `error`.
 std::optional<ModelBinding> bindModel(const amp_function_info *step,
                                       const amp_function_info *predict,
                                       std::string &error);

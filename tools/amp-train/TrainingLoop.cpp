@@ -62,8 +62,14 @@ int64_t amp_train::runTrainingLoop(amprt_session *session,
   }
 
   InputBatch input(trainer);
+  // One-hot rows or class indices, as the step takes them.
   std::vector<float> labels(trainer.batch * kClasses);
-  const void *data[3] = {input.data(), labels.data(), &options.lr};
+  std::vector<int32_t> classes(trainer.batch);
+  const void *data[3] = {input.data(),
+                         trainer.classIndices
+                             ? static_cast<const void *>(classes.data())
+                             : labels.data(),
+                         &options.lr};
   std::vector<int64_t> order;
   int64_t orderEpoch = -1;
   int64_t nonFiniteBatches = 0;
@@ -79,6 +85,7 @@ int64_t amp_train::runTrainingLoop(amprt_session *session,
       int64_t example = order[position * trainer.batch + r];
       input.setRow(r, train, example);
       labels[r * kClasses + train.labels[example]] = 1.0f;
+      classes[r] = train.labels[example];
     }
     if (done + 1 == options.poisonStep)
       for (float &pixel : input.images)

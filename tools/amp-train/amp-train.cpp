@@ -8,10 +8,12 @@
 // first runs amp-compile (found next to this binary).
 //
 // Data contract of the step (the example MLP follows it): its data
-// arguments are, in order, a batch of images [batch, 784] f32 in [0, 1] (or
-// of token ids [batch, seq] i32, for --data=tokens) and the one-hot labels
-// [batch, 10]; the artifact's `predict` function takes the images (ids) and
-// then the params (in the step's order) and returns logits.
+// arguments are, in order, a batch of images f32 in [0, 1] with 784 values
+// per example (or of token ids [batch, seq] i32, for --data=tokens) and the
+// labels, one-hot [batch, 10] f32 or class indices [batch] i32; the
+// artifact's `predict` function takes the images (ids), the params (in the
+// step's order) and possibly the step's last state arguments (batch-norm
+// statistics), and returns logits.
 //
 //===----------------------------------------------------------------------===//
 
