@@ -26,6 +26,20 @@ def _scatter_value(self, dim, index, value):
     return torch.where(mask, torch.as_tensor(value, dtype=self.dtype), self)
 
 
+def _scatter_add(self, dim, index, src):
+    """scatter_add (a gather's backward) as a one-hot contraction: each
+    position of `self` along `dim` adds the `src` values whose index names
+    it. Only where index, src and self agree in every other dimension."""
+    dim %= self.dim()
+    if (tuple(index.shape) != tuple(src.shape)
+            or any(index.shape[d] != self.shape[d] for d in range(self.dim()) if d != dim)):
+        return NotImplemented
+    positions = torch.arange(self.shape[dim], device=self.device)
+    hits = (index.movedim(dim, -1).unsqueeze(-1) == positions).to(src.dtype)  # [..., J, P]
+    added = (src.movedim(dim, -1).unsqueeze(-1) * hits).sum(-2)                # [..., P]
+    return self + added.movedim(-1, dim)
+
+
 def _spread(x, stride, offset, size):
     """x [N, C, L] placed at offset + stride * i along the last dimension of
     a zero tensor of length `size` (zero insertion by pad + reshape; what
@@ -190,6 +204,7 @@ def _cumsum(self, dim, dtype=None):
 
 
 _OURS = {
+    aten.scatter_add.default: _scatter_add,
     aten.cumsum.default: _cumsum,
     aten.convolution_backward.default: _convolution_backward,
     aten.scatter.value: _scatter_value,

@@ -81,4 +81,10 @@ base = torch.randn(5, 7)
 index = torch.randint(0, 7, (5, 1))
 check("scatter.value dim=1", [d._scatter_value(base, 1, index, -1.0)],
       [aten.scatter.value(base, 1, index, -1.0)])
+for dim, width in ((1, 1), (1, 3), (0, 2)):
+    base = torch.randn(5, 7)
+    index = torch.randint(0, base.shape[dim], (5, width) if dim == 1 else (width, 7))
+    src = torch.randn(index.shape)
+    check(f"scatter_add dim={dim} width={width}", [d._scatter_add(base, dim, index, src)],
+          [aten.scatter_add(base, dim, index, src)])
 sys.exit(1 if failed else 0)
