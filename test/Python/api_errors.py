@@ -82,3 +82,12 @@ ours = trainer.step(ids.numpy(), mask.numpy(), y.numpy())
 theirs = ce(reference(ids, mask), y).item()
 difference = abs(ours - theirs) / theirs
 print(f"ids + mask + labels: loss rel {difference:.0e} {'PASS' if difference <= 1e-6 else 'FAIL'}")
+
+# Dropout in training mode draws a new mask every step (torch-mlir keeps a
+# seed in the step): at lr 0 the same batch gives different losses.
+torch.manual_seed(0)
+dropped = torch.nn.Sequential(torch.nn.Linear(6, 64), torch.nn.Dropout(0.5), torch.nn.Linear(64, 3))
+xs, ys = torch.randn(16, 6), torch.randint(0, 3, (16,))
+trainer = amp_mlir.compile(dropped, ce, torch.optim.SGD(dropped.parameters(), lr=0.0), xs, ys)
+losses = [trainer.step(xs, ys) for _ in range(4)]
+print(f"dropout: a new mask every step: {len(set(losses)) == 4}")
