@@ -15,13 +15,14 @@ statistics: every floating-point buffer) in `model.named_buffers()` order
 and marked `amp.state`. Integer inputs (token ids, class indices) are i32
 arguments, boolean ones (masks) i1.
 """
+import copy
 import dataclasses
 from typing import List
 
 import torch
 
 from .importer import UnsupportedOp, function_types, import_graphs, link
-from .optim import initial_state, optimizer_spec, state_names
+from .optim import initial_state, optimizer_spec, state_names, state_subset
 from .trace import calling_submodule, trace_predict, trace_training_step, trace_update
 
 
@@ -102,6 +103,20 @@ def _convert_inputs(w, data, names):
     return values
 
 
+def _trained_params(model, loss_fn, inputs, model_inputs):
+    """Positions of the params that get a gradient: they require one and
+    the loss depends on them (one eager step on a copy of the model)."""
+    from .trace import _call_model
+    model = copy.deepcopy(model)
+    params = list(model.parameters())
+    wanted = [i for i, p in enumerate(params) if p.requires_grad]
+    loss = _call_model(model, {}, [t.clone() for t in inputs], loss_fn, model_inputs)
+    if not isinstance(loss, torch.Tensor) or not loss.requires_grad:
+        return []
+    grads = torch.autograd.grad(loss.sum(), [params[i] for i in wanted], allow_unused=True)
+    return [i for i, g in zip(wanted, grads) if g is not None]
+
+
 def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
                         lr_input=False, model_inputs=None, max_grad_norm=None,
                         predict=None):
@@ -116,7 +131,14 @@ def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
     graphs = trace_training_step(model, loss_fn, inputs, model_inputs)
     params = [a.value for a in graphs.params]
     state = initial_state(spec, params)
-    update = trace_update(spec, params, state, lr_input)
+    # Like torch.optim, a param that does not require grad or gets no
+    # gradient (unused) is not updated, nor its optimizer state.
+    trained = _trained_params(model, loss_fn, inputs, model_inputs)
+    if not trained:
+        raise ValueError("no parameter of the model gets a gradient from the loss")
+    trained_state = state_subset(spec, len(params), trained)
+    update = trace_update(spec, [params[i] for i in trained],
+                          [state[j] for j in trained_state], lr_input)
     model_name = type(model).__name__
     to_import = {"forward": graphs.forward, "backward": graphs.backward, "update": update}
     if predict:
@@ -174,22 +196,30 @@ def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
     backward = w.call("backward", saved + [seed], types)
     update_inputs, update_types = types["update"]
     grads = []
-    for i, (where, index) in enumerate(graphs.grads_from):
-        grad_type = update_inputs[n_params + i]
-        if where == "zero":
-            raise ValueError(f"parameter '{graphs.params[i].name}' gets no gradient")
+    for position, i in enumerate(trained):
+        where, index = graphs.grads_from[i]
+        grad_type = update_inputs[len(trained) + position]
         value = backward[index] if where == "backward" else forward[index]
         marked = w.fresh()
         w.emit(f'{marked} = "amp.grad"({value}) {{param = {first_param + i} : i64}} : '
                f"({grad_type}) -> {grad_type}")
         grads.append(marked)
     lr_args = [arg_names[n_data]] if lr_input else []
-    updated = w.call("update", param_args + grads + state_args + lr_args, types)
+    updated = w.call("update", [param_args[i] for i in trained] + grads
+                     + [state_args[j] for j in trained_state] + lr_args, types)
     new_buffers = forward[1:1 + len(graphs.buffers)]
+    # Every param and state tensor: its update, or itself when not trained.
+    new_values = param_args + state_args
+    value_types = [arg_text[first_param + i].split(": ", 1)[1].split(" {")[0]
+                   for i in range(n_params + n_state)]
+    for position, i in enumerate(trained):
+        new_values[i] = updated[position]
+    for position, j in enumerate(trained_state):
+        new_values[n_params + j] = updated[len(trained) + position]
 
     results = [(loss, loss_type, "{amp.loss}")]
-    for i, value in enumerate(updated):
-        results.append((value, update_types[i], f"{{amp.update_of = {first_param + i} : i64}}"))
+    for i, (value, value_type) in enumerate(zip(new_values, value_types)):
+        results.append((value, value_type, f"{{amp.update_of = {first_param + i} : i64}}"))
     buffer_types = types["forward"][1][1:1 + len(graphs.buffers)]
     for i, (value, t) in enumerate(zip(new_buffers, buffer_types)):
         index = first_param + n_params + n_state + i

@@ -94,6 +94,39 @@ def state_shapes(spec, param_shapes):
     return shapes * (1 + bool(spec["momentum"]) + bool(spec["centered"]))
 
 
+def state_groups(spec, count):
+    """The optimizer state of `count` params in argument order, as groups:
+    a list of `count` indices (one state tensor per param) or a single
+    index (shared, Adam's step count)."""
+    groups, next_index = [], 0
+    for kind in [g for g in _GROUPS[spec["kind"]] if g[1] is None or spec[g[1]]]:
+        if kind[0] == "per-param":
+            groups.append(list(range(next_index, next_index + count)))
+            next_index += count
+        else:
+            groups.append(next_index)
+            next_index += 1
+    return groups
+
+
+# Per kind: (group shape, the spec flag that enables it).
+_GROUPS = {
+    "sgd": [("per-param", "momentum")],
+    "adam": [("per-param", None), ("per-param", None), ("shared", None)],
+    "adamw": [("per-param", None), ("per-param", None), ("shared", None)],
+    "rmsprop": [("per-param", None), ("per-param", "momentum"), ("per-param", "centered")],
+}
+
+
+def state_subset(spec, count, params):
+    """Indices of the state tensors of the params at `params` (positions
+    among `count`), in the order `update` takes them for those params."""
+    subset = []
+    for group in state_groups(spec, count):
+        subset += [group[i] for i in params] if isinstance(group, list) else [group]
+    return subset
+
+
 def initial_state(spec, params):
     """The state torch.optim starts from (zeros; Adam's step count 0)."""
     return [torch.zeros(s) for s in state_shapes(spec, [p.shape for p in params])]

@@ -91,3 +91,29 @@ xs, ys = torch.randn(16, 6), torch.randint(0, 3, (16,))
 trainer = amp_mlir.compile(dropped, ce, torch.optim.SGD(dropped.parameters(), lr=0.0), xs, ys)
 losses = [trainer.step(xs, ys) for _ in range(4)]
 print(f"dropout: a new mask every step: {len(set(losses)) == 4}")
+
+
+class PartlyFrozen(torch.nn.Module):
+    """A frozen layer (requires_grad False) and an unused one: torch.optim
+    leaves both as they are, weight decay included."""
+
+    def __init__(self):
+        super().__init__()
+        self.frozen = torch.nn.Linear(4, 4)
+        self.trained = torch.nn.Linear(4, 3)
+        self.unused = torch.nn.Linear(4, 3)
+
+    def forward(self, x):
+        return self.trained(torch.relu(self.frozen(x)))
+
+
+torch.manual_seed(0)
+partly = PartlyFrozen()
+for p in partly.frozen.parameters():
+    p.requires_grad_(False)
+start = [p.detach().numpy().copy() for p in partly.parameters()]
+trainer = amp_mlir.compile(partly, ce, torch.optim.SGD(partly.parameters(), lr=0.1, momentum=0.9,
+                                                       weight_decay=0.1), x[:, :4], y)
+trainer.step(x[:, :4], y)
+moved = [not np.array_equal(a, b) for a, b in zip(trainer.parameters(), start)]
+print(f"frozen, trained, unused params moved: {moved}")
