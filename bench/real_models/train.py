@@ -72,6 +72,7 @@ def gpt2_case(steps):
     ids = torch.tensor([chars.index(c) for c in text], dtype=torch.int64)
     torch.manual_seed(0)
     config = GPT2Config(vocab_size=len(chars), n_positions=64, n_embd=128, n_layer=4,
+                        bos_token_id=0, eos_token_id=0,
                         n_head=4, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
                         attn_implementation="eager")
 

@@ -113,6 +113,7 @@ SEQ, VOCAB = 16, 64
 def gpt2():
     from transformers import GPT2Config, GPT2LMHeadModel
     config = GPT2Config(vocab_size=VOCAB, n_positions=SEQ, n_embd=64, n_layer=2, n_head=4,
+                        bos_token_id=0, eos_token_id=0,
                         resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
                         attn_implementation="eager")
     model = GPT2LMHeadModel(config)
