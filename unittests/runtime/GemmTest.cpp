@@ -258,6 +258,16 @@ TEST(Conversions, HalfWideningIsExactOnEveryValue) {
 namespace {
 
 /// output += conv(input, filter) through the runtime against a double loop,
+/// `count` values uniform in [-1, 1], each exactly representable in `type`.
+std::vector<float> representableValues(std::mt19937 &rng, size_t count,
+                                       Input type) {
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float &value : values)
+    value = representable(uniform(rng), type);
+  return values;
+}
+
 /// NHWC input (already padded), F x KH x KW x C filter, dense layouts.
 void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
                       int64_t f, int64_t kh, int64_t kw, int64_t stride,
@@ -265,12 +275,8 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
   int64_t oh = (h - dilation * (kh - 1) - 1) / stride + 1;
   int64_t ow = (w - dilation * (kw - 1) - 1) / stride + 1;
   std::mt19937 rng(11);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   auto fill = [&](size_t count, Input type) {
-    std::vector<float> values(count);
-    for (float &value : values)
-      value = representable(uniform(rng), type);
-    return values;
+    return representableValues(rng, count, type);
   };
   std::vector<float> x = fill(n * h * w * c, input),
                      k = fill(f * kh * kw * c, input);
@@ -345,12 +351,8 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
                              int64_t stride) {
   int64_t oh = (h - k) / stride + 1, ow = (w - k) / stride + 1;
   std::mt19937 rng(5);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   auto fill = [&](size_t count, Input type) {
-    std::vector<float> values(count);
-    for (float &value : values)
-      value = representable(uniform(rng), type);
-    return values;
+    return representableValues(rng, count, type);
   };
   std::vector<float> x = fill(n * g * c * h * w, input),
                      weights = fill(g * f * c * k * k, input),
