@@ -28,7 +28,7 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/artifacts" "$out/reference"
 cp "$build/bin/amp-train" "$out/bin/"
 cp "$build/lib/libamprt.so" "$build/lib/libamprt_cuda.so" "$out/lib/"
-for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0; do
+for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libdnnl.so.2 libzip.so.4 libbz2.so.1.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/lib/"
 done
 cp "$root/scripts/cuda-device-run.sh" "$out/run.sh"

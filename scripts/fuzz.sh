@@ -22,7 +22,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export AMP_FUZZ_ARTIFACT="$work/tiny.so"
 
 status=0
-for target in checkpoint artifact policy passes; do
+for target in checkpoint artifact policy passes npz; do
   corpus="$work/corpus-$target"
   mkdir -p "$root/fuzz/regressions/$target"
   mkdir -p "$corpus"

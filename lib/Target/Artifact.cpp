@@ -39,7 +39,7 @@ using namespace mlir::amp;
 
 // The shim below is written for this version of amp_artifact.h: a change to
 // the ABI must revisit generateShim (and python/amp_mlir/runtime.py).
-static_assert(AMP_ARTIFACT_ABI_VERSION == 2,
+static_assert(AMP_ARTIFACT_ABI_VERSION == 3,
               "amp_artifact.h changed: update the shim writer");
 
 /// The C enumerator of `dtype` in amp_artifact.h (the shim includes it).
@@ -98,6 +98,9 @@ struct TensorInfo {
   amp_role role = AMP_ROLE_DATA;
   int64_t target = -1;
   SmallVector<int64_t> shape;
+  // `amp.name` (verified to need no escaping in C), else "arg<N>" or
+  // "result<N>".
+  std::string name;
 };
 
 struct FunctionInfo {
@@ -174,6 +177,10 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
     info.role = AMP_ROLE_UPDATE;
     info.target = update.getInt();
   }
+  if (auto name = dyn_cast_or_null<StringAttr>(get(AMPDialect::kNameAttrName)))
+    info.name = name.getValue().str();
+  else
+    info.name = (isResult ? "result" : "arg") + std::to_string(index);
   return info;
 }
 
@@ -192,6 +199,13 @@ static FailureOr<std::vector<FunctionInfo>> collectFunctions(ModuleOp module) {
                                            func.getArgAttrDict(i), false, i);
       if (failed(arg))
         return FailureOr<std::vector<FunctionInfo>>(failure());
+      for (auto [j, earlier] : llvm::enumerate(info.args))
+        if (earlier.name == arg->name)
+          return func.emitError()
+                 << "amp-compile: arguments " << j << " and " << i
+                 << " of @" << func.getName() << " are both called '"
+                 << arg->name << "' (an unnamed argument N is called argN): "
+                 << "give one another '" << AMPDialect::kNameAttrName << "'";
       info.args.push_back(*arg);
       func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
                       BoolAttr::get(context, false));
@@ -302,9 +316,9 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
         os << "  {" << getEnumeratorName(t.dtype) << ", "
            << getEnumeratorName(t.role) << ", " << t.target << ", "
            << t.shape.size() << ", shape_" << f.name << "_" << kind << i
-           << "},\n";
+           << ", \"" << t.name << "\"},\n";
       if (tensors.empty())
-        os << "  {AMP_F32, AMP_ROLE_DATA, -1, 0, 0},\n";
+        os << "  {AMP_F32, AMP_ROLE_DATA, -1, 0, 0, \"\"},\n";
       os << "};\n";
     };
     table("args", f.args);

@@ -17,6 +17,8 @@ arguments, boolean ones (masks) i1.
 """
 import copy
 import dataclasses
+import inspect
+import re
 from typing import List
 
 import torch
@@ -59,6 +61,59 @@ def _model_inputs(inputs, loss_fn, model_inputs):
     if not 0 < model_inputs <= len(inputs):
         raise ValueError(f"model_inputs={model_inputs} does not fit {len(inputs)} inputs")
     return model_inputs
+
+
+def _parameter_names(function, skip, count):
+    """The names of `function`'s positional parameters skip..skip+count
+    (None where its signature does not say)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return [None] * count
+    positional = [p.name for p in parameters
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = positional[skip:skip + count]
+    return names + [None] * (count - len(names))
+
+
+def sanitize_name(name):
+    """`name` in the alphabet of `amp.name` ([A-Za-z0-9_.:/-], at most 255
+    characters)."""
+    return re.sub(r"[^A-Za-z0-9_.:/-]", "_", name)[:255] or "_"
+
+
+def _unique_names(names):
+    """`names`, sanitized, with a suffix on repeats."""
+    seen, result = set(), []
+    for name in names:
+        name = candidate = sanitize_name(name)
+        suffix = 1
+        while candidate in seen:
+            suffix += 1
+            candidate = f"{name}_{suffix}"
+        seen.add(candidate)
+        result.append(candidate)
+    return result
+
+
+def _input_names(model, loss_fn, count, model_inputs, input_names):
+    """The step's data argument names: `input_names` when given, else
+    the parameter names of the model's forward and of the loss function
+    that the inputs bind to (positionally, as the step calls them), else
+    input<N>."""
+    if input_names is not None:
+        input_names = [str(n) for n in input_names]
+        if len(input_names) != count:
+            raise ValueError(f"input_names has {len(input_names)} names for {count} inputs")
+        bad = [n for n in input_names if sanitize_name(n) != n]
+        if bad or len(set(input_names)) != count:
+            raise ValueError(f"input_names must be distinct names of [A-Za-z0-9_.:/-], "
+                             f"got {input_names}")
+        return input_names
+    names = _parameter_names(model.forward, 0, model_inputs)
+    if count > model_inputs:
+        names += _parameter_names(loss_fn, 1, count - model_inputs)
+    return _unique_names([n or f"input{i}" for i, n in enumerate(names)])
 
 
 class _Wrapper:
@@ -119,7 +174,7 @@ def _trained_params(model, loss_fn, inputs, model_inputs):
 
 def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
                         lr_input=False, model_inputs=None, max_grad_norm=None,
-                        predict=None):
+                        predict=None, input_names=None):
     """(MLIR text, StepLayout) of one training step; see export_training_step.
     With `predict` (a function name), the module also holds the eval-mode
     forward under that name (see export_predict)."""
@@ -148,9 +203,12 @@ def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
     types = function_types(module)
 
     n_data, n_params, n_state = len(graphs.data), len(params), len(state)
-    layout_names = [f"input{i}" for i in range(n_data)]
+    layout_names = _input_names(model, loss_fn, n_data, model_inputs, input_names)
     layout_kinds = ["data"] * n_data
     if lr_input:
+        if "lr" in layout_names:
+            raise ValueError("an input is named 'lr', the name of the learning-rate "
+                             "argument: pass input_names")
         layout_names.append("lr")
         layout_kinds.append("lr")
     first_param = len(layout_names)
@@ -160,20 +218,27 @@ def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
     layout_kinds += ["state"] * n_state
     layout_names += [a.name for a in graphs.buffers]
     layout_kinds += ["buffer"] * len(graphs.buffers)
+    layout_names = layout_names[:first_param] + _unique_names(layout_names[first_param:])
+    clash = set(layout_names[:first_param]) & set(layout_names[first_param:])
+    if clash:
+        raise ValueError(f"inputs named like params or state ({', '.join(sorted(clash))}): "
+                         "pass input_names")
     initial = [None] * first_param + params + state + [a.value for a in graphs.buffers]
 
     # The signature.
     arg_names = [f"%arg{i}" for i in range(len(layout_names))]
     arg_text = []
     for i, (arg, kind) in enumerate(zip(arg_names, layout_kinds)):
+        named = f'amp.name = "{layout_names[i]}"'
         if kind == "data":
             value = graphs.data[i].value
             text = _tensor_type(tuple(value.shape), _abi_type(value, f"input {i}")[0])
+            text += f" {{{named}}}"
         elif kind == "lr":
-            text = "tensor<f32>"
+            text = f"tensor<f32> {{{named}}}"
         else:
             text = _tensor_type(tuple(initial[i].shape), "f32")
-            text += " {amp.param}" if kind == "param" else " {amp.state}"
+            text += f" {{amp.param, {named}}}" if kind == "param" else f" {{amp.state, {named}}}"
         arg_text.append(f"{arg}: {text}")
 
     w = _Wrapper()
@@ -240,7 +305,8 @@ def build_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
 
 
 def export_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
-                         lr_input=False, model_inputs=None, max_grad_norm=None, predict=None):
+                         lr_input=False, model_inputs=None, max_grad_norm=None, predict=None,
+                         input_names=None):
     """MLIR text of one training step of `model` (a torch.nn.Module) on
     example `inputs`: `loss_fn(model(*inputs[:k]), *inputs[k:])` with k =
     `model_inputs` (default: all inputs but the last), or, with `loss_fn`
@@ -248,10 +314,16 @@ def export_training_step(model, loss_fn, optimizer, *inputs, name="train_step",
     instance (SGD, Adam, AdamW, RMSprop) or a spec dict. With `lr_input`,
     the learning rate is a `tensor<f32>` argument after the inputs; with
     `max_grad_norm`, gradients are clipped to that global norm first; with
-    `predict="predict"`, the module also holds the eval-mode forward."""
+    `predict="predict"`, the module also holds the eval-mode forward.
+    Every argument carries its name (`amp.name`): the inputs are named
+    `input_names`, by default after the parameters of the model's forward
+    and of the loss that they bind to (`x`, `target`; `input<N>` where a
+    signature does not say); params, optimizer state and buffers after
+    `model.named_parameters()` / `named_buffers()`."""
     return build_training_step(model, loss_fn, optimizer, *inputs, name=name,
                                lr_input=lr_input, model_inputs=model_inputs,
-                               max_grad_norm=max_grad_norm, predict=predict)[0]
+                               max_grad_norm=max_grad_norm, predict=predict,
+                               input_names=input_names)[0]
 
 
 def _predict_wrapper(types, forward, n_params, n_buffers, inputs, name):

@@ -18,7 +18,7 @@ _build = os.environ.get("AMP_MLIR_BUILD", os.path.join(_root, "build"))
 # The values of runtime/include/amp_artifact.h this module uses (checked
 # against the header by test/Runtime/contract.test).
 ENUMS = {
-    "AMP_ARTIFACT_ABI_VERSION": 2,
+    "AMP_ARTIFACT_ABI_VERSION": 3,
     "AMP_F32": 0, "AMP_F16": 1, "AMP_I32": 3, "AMP_I1": 4, "AMP_I64": 6,
     "AMP_ROLE_DATA": 0, "AMP_ROLE_PARAM": 1, "AMP_ROLE_STATE": 2,
     "AMP_ROLE_LOSS": 7, "AMP_ROLE_UPDATE": 8,
@@ -33,7 +33,7 @@ _DTYPES = {ENUMS["AMP_F32"]: np.float32, ENUMS["AMP_F16"]: np.float16,
 class _Tensor(ctypes.Structure):
     _fields_ = [("dtype", ctypes.c_int), ("role", ctypes.c_int),
                 ("target", ctypes.c_int32), ("rank", ctypes.c_int32),
-                ("shape", ctypes.POINTER(ctypes.c_int64))]
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("name", ctypes.c_char_p)]
 
 
 class _Function(ctypes.Structure):
@@ -60,6 +60,9 @@ def _library():
         getattr(lib, name).argtypes = [ctypes.c_void_p]
     for name in ("amprt_session_found_inf",):
         getattr(lib, name).argtypes = [ctypes.c_void_p]
+    for name in ("amprt_session_save", "amprt_session_load"):
+        getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                       ctypes.c_char_p, ctypes.c_size_t]
     lib.amprt_session_destroy.argtypes = [ctypes.c_void_p]
     lib.amprt_unload.argtypes = [ctypes.c_void_p]
     lib.amprt_set_num_threads.argtypes = [ctypes.c_int]
@@ -105,6 +108,23 @@ class Trainer:
         if state is not None:
             self._set(self._state, state, "state tensors")
 
+    @property
+    def input_names(self):
+        """The names of the step's data arguments, in the order step()
+        takes them (export_training_step's input_names)."""
+        return [self._args[i].name.decode() for i in self._data]
+
+    @property
+    def param_names(self):
+        """The names of the params, in the order parameters() returns them."""
+        return [self._args[i].name.decode() for i in self._params]
+
+    @property
+    def state_names(self):
+        """The names of the amp.state arguments, in the order state()
+        returns them."""
+        return [self._args[i].name.decode() for i in self._state]
+
     def _shape(self, index):
         arg = self._args[index]
         return tuple(arg.shape[d] for d in range(arg.rank))
@@ -140,15 +160,14 @@ class Trainer:
         data = []
         for position, (value, index) in enumerate(zip(inputs, self._data)):
             arg = self._args[index]
+            what = f"data argument {position} ('{arg.name.decode()}')"
             value = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
             if value.shape != self._shape(index):
-                raise ValueError(f"data argument {position} has shape {self._shape(index)}, "
-                                 f"got {value.shape}")
+                raise ValueError(f"{what} has shape {self._shape(index)}, got {value.shape}")
             dtype = _DTYPES[arg.dtype]
             if (np.issubdtype(dtype, np.floating) != np.issubdtype(value.dtype, np.floating)
                     or (dtype == np.bool_) != (value.dtype == np.bool_)):
-                raise ValueError(f"data argument {position} is {np.dtype(dtype).name}, "
-                                 f"got {value.dtype}")
+                raise ValueError(f"{what} is {np.dtype(dtype).name}, got {value.dtype}")
             data.append(np.ascontiguousarray(value, dtype=dtype))
         pointers = (ctypes.c_void_p * len(data))(*[d.ctypes.data for d in data])
         self._lib.amprt_session_step(self._session, pointers)
@@ -170,6 +189,22 @@ class Trainer:
         """Copies of the current amp.state arguments, in order: the
         optimizer state (optim.state_names), then the buffers."""
         return [self._view(i).copy() for i in self._state]
+
+    def save(self, path):
+        """Writes a checkpoint of the whole session (params, optimizer and
+        scaler state, buffers, step counters) atomically: `amp-train
+        --resume=path` continues from it, as does load()."""
+        error = ctypes.create_string_buffer(512)
+        if self._lib.amprt_session_save(self._session, os.fsencode(path), error, 512) != 0:
+            raise OSError(error.value.decode())
+
+    def load(self, path):
+        """Restores a checkpoint written by save() or `amp-train --save`
+        for a step of the same signature; on a bad file raises and leaves
+        the trainer as it was."""
+        error = ctypes.create_string_buffer(512)
+        if self._lib.amprt_session_load(self._session, os.fsencode(path), error, 512) != 0:
+            raise OSError(error.value.decode())
 
     def __del__(self):
         if getattr(self, "_session", None):

@@ -26,7 +26,7 @@
 extern "C" {
 #endif
 
-#define AMP_ARTIFACT_ABI_VERSION 2
+#define AMP_ARTIFACT_ABI_VERSION 3
 
 #define AMP_ARTIFACT_TRAILER_MAGIC "AMPCRC01"
 
@@ -68,6 +68,10 @@ typedef struct amp_tensor_info {
   int32_t target;
   int32_t rank;
   const int64_t *shape;
+  /* The argument's `amp.name`, else "arg<N>" (results: "result<N>"); never
+   * null. Names are unique within a function's arguments and made of
+   * [A-Za-z0-9_.:/-]. Version 3 added it. */
+  const char *name;
 } amp_tensor_info;
 
 typedef struct amp_function_info {

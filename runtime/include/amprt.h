@@ -43,6 +43,10 @@ const amp_function_info *amprt_function(const amprt_artifact *artifact,
 /* The function called `name`, or NULL. */
 const amp_function_info *amprt_find(const amprt_artifact *artifact,
                                     const char *name);
+/* The index of `function`'s argument called `name` (amp_tensor_info.name),
+ * or -1. */
+int32_t amprt_find_argument(const amp_function_info *function,
+                            const char *name);
 /* The training step: the function with an amp.loss result, or NULL. */
 const amp_function_info *amprt_training_step(const amprt_artifact *artifact);
 

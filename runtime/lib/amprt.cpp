@@ -538,9 +538,32 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
     dlclose(handle);
     return nullptr;
   }
+  int32_t count = 0;
+  const amp_function_info *table = functions(&count);
+  // Everything below reads the tables without checking again.
+  for (int32_t f = 0; f < count; ++f) {
+    const amp_function_info &function = table[f];
+    bool ok = function.name && function.num_args >= 0 &&
+              function.num_results >= 0 && function.call;
+    for (int32_t i = 0; ok && i < function.num_args + function.num_results;
+         ++i) {
+      const amp_tensor_info &t = i < function.num_args
+                                     ? function.args[i]
+                                     : function.results[i - function.num_args];
+      ok = t.name && t.rank >= 0 && (t.rank == 0 || t.shape);
+    }
+    if (!ok) {
+      report(error, error_size,
+             "artifact '%s' has a malformed function table (entry %d)", path,
+             f);
+      dlclose(handle);
+      return nullptr;
+    }
+  }
   auto *artifact = new amprt_artifact;
   artifact->handle = handle;
-  artifact->functions = functions(&artifact->count);
+  artifact->functions = table;
+  artifact->count = count;
   artifact->alloc = alloc;
   artifact->free = release;
   return artifact;
@@ -569,6 +592,14 @@ const amp_function_info *amprt_find(const amprt_artifact *artifact,
     if (std::strcmp(artifact->functions[i].name, name) == 0)
       return &artifact->functions[i];
   return nullptr;
+}
+
+int32_t amprt_find_argument(const amp_function_info *function,
+                            const char *name) {
+  for (int32_t i = 0; i < function->num_args; ++i)
+    if (std::strcmp(function->args[i].name, name) == 0)
+      return i;
+  return -1;
 }
 
 int amprt_call(const amprt_artifact *artifact,

@@ -19,6 +19,7 @@
 #include "float_convert.h"
 #include "onednn.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -171,25 +172,33 @@ void convolve(StridedMemRef<T, 4> *input, StridedMemRef<T, 4> *filter,
   stream.wait();
 }
 
-/// A dense f32 copy of an f16 NHWC-ordered operand.
+/// A dense f32 copy of an f16 operand that keeps its memory order (the
+/// dimension with the largest stride outermost): oneDNN's fast kernels
+/// want input and output in the same physical layout (both NCHW or both
+/// NHWC), and the f32 output is left where the step put it.
 StridedMemRef<float, 4> widenHalf(const StridedMemRef<uint16_t, 4> *ref,
                                   std::vector<float> &storage) {
+  int order[4] = {0, 1, 2, 3};
+  std::stable_sort(order, order + 4, [&](int a, int b) {
+    return ref->strides[a] > ref->strides[b];
+  });
   StridedMemRef<float, 4> wide;
   int64_t count = 1;
-  for (int d = 3; d >= 0; --d) {
-    wide.sizes[d] = ref->sizes[d];
-    wide.strides[d] = count;
-    count *= ref->sizes[d];
+  for (int i = 3; i >= 0; --i) {
+    wide.sizes[order[i]] = ref->sizes[order[i]];
+    wide.strides[order[i]] = count;
+    count *= ref->sizes[order[i]];
   }
   storage.resize(static_cast<size_t>(count));
   const uint16_t *base = ref->aligned + ref->offset;
   float *out = storage.data();
-  for (int64_t a = 0; a < ref->sizes[0]; ++a)
-    for (int64_t b = 0; b < ref->sizes[1]; ++b)
-      for (int64_t c = 0; c < ref->sizes[2]; ++c, out += ref->sizes[3])
-        amprt::widenRow(base + a * ref->strides[0] + b * ref->strides[1] +
-                            c * ref->strides[2],
-                        ref->strides[3], ref->sizes[3], out,
+  const int64_t *sizes = ref->sizes, *strides = ref->strides;
+  for (int64_t a = 0; a < sizes[order[0]]; ++a)
+    for (int64_t b = 0; b < sizes[order[1]]; ++b)
+      for (int64_t c = 0; c < sizes[order[2]]; ++c, out += sizes[order[3]])
+        amprt::widenRow(base + a * strides[order[0]] + b * strides[order[1]] +
+                            c * strides[order[2]],
+                        strides[order[3]], sizes[order[3]], out,
                         amprt::halfToFloat);
   wide.allocated = wide.aligned = storage.data();
   wide.offset = 0;

@@ -25,7 +25,7 @@ def expect_error(what, thunk):
     try:
         thunk()
         print(f"{what}: no error")
-    except (ValueError, amp_mlir.UnsupportedOp) as error:
+    except (ValueError, OSError, amp_mlir.UnsupportedOp) as error:
         print(f"{what}: {type(error).__name__}: {error}")
 
 
@@ -82,6 +82,33 @@ ours = trainer.step(ids.numpy(), mask.numpy(), y.numpy())
 theirs = ce(reference(ids, mask), y).item()
 difference = abs(ours - theirs) / theirs
 print(f"ids + mask + labels: loss rel {difference:.0e} {'PASS' if difference <= 1e-6 else 'FAIL'}")
+# Inputs are named after the parameters they bind to (the forward's, then
+# the loss's), or as the user says.
+print(f"input names: {trainer.input_names}")
+print(f"param names: {trainer.param_names}")
+expect_error("two names for three inputs", lambda: amp_mlir.export_training_step(
+    masked, ce, torch.optim.SGD(masked.parameters(), lr=0.1), ids, mask, y, model_inputs=2,
+    input_names=["a", "b"]))
+expect_error("a name with a space", lambda: amp_mlir.export_training_step(
+    masked, ce, torch.optim.SGD(masked.parameters(), lr=0.1), ids, mask, y, model_inputs=2,
+    input_names=["token ids", "mask", "y"]))
+named = amp_mlir.compile(masked, ce, torch.optim.SGD(masked.parameters(), lr=0.1), ids, mask, y,
+                         model_inputs=2, input_names=["token_ids", "padding", "labels"])
+print(f"chosen names: {named.input_names}")
+# A checkpoint round trip, and a damaged one refused with the trainer kept.
+import tempfile
+workdir = tempfile.mkdtemp()
+named.save(os.path.join(workdir, "a.ckpt"))
+before = named.parameters()
+named.step(ids.numpy(), mask.numpy(), y.numpy())
+named.load(os.path.join(workdir, "a.ckpt"))
+print(f"load restores: {all(np.array_equal(a, b) for a, b in zip(named.parameters(), before))}")
+with open(os.path.join(workdir, "a.ckpt"), "r+b") as f:
+    f.seek(40)
+    f.write(b"\xff")
+expect_error("damaged checkpoint", lambda: named.load(os.path.join(workdir, "a.ckpt")))
+print(f"kept after a failed load: "
+      f"{all(np.array_equal(a, b) for a, b in zip(named.parameters(), before))}")
 
 # Dropout in training mode draws a new mask every step (torch-mlir keeps a
 # seed in the step): at lr 0 the same batch gives different losses.

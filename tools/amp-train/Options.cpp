@@ -44,9 +44,19 @@ void addFlags(CLI::App &app, Options &options) {
                  "$AMP_MLIR_CACHE_DIR, else $XDG_CACHE_HOME/amp-mlir, else "
                  "~/.cache/amp-mlir)");
   app.add_option("--data", options.data,
-                 "fashion-mnist, synthetic or tokens (default: tokens for a "
-                 "step that takes token ids, else fashion-mnist)")
-      ->check(CLI::IsMember({"fashion-mnist", "synthetic", "tokens"}));
+                 "fashion-mnist, synthetic, tokens (default: tokens for a "
+                 "step that takes token ids, else fashion-mnist), or "
+                 "npz:FILE (arrays named after the step's data arguments)")
+      ->check(CLI::Validator(
+          [](std::string &text) -> std::string {
+            if (text == "fashion-mnist" || text == "synthetic" ||
+                text == "tokens" ||
+                (text.rfind("npz:", 0) == 0 && text.size() > 4))
+              return "";
+            return "must be fashion-mnist, synthetic, tokens or npz:FILE, "
+                   "got " + text;
+          },
+          "DATA"));
   app.add_option("--vocab", options.vocab,
                  "token ids in [0, N) for --data=tokens")
       ->check(CLI::Range(kClasses, int64_t(std::numeric_limits<int32_t>::max())));

@@ -13,6 +13,27 @@
 
 using namespace amp_train;
 
+/// The f32 values of `bytes` as fault injection corrupts them: NaN, or
+/// scaled beyond f16's range.
+static void poison(std::vector<unsigned char> &bytes, bool nan) {
+  for (size_t i = 0; i + sizeof(float) <= bytes.size(); i += sizeof(float)) {
+    float value;
+    std::memcpy(&value, &bytes[i], sizeof(value));
+    value = nan ? NAN : value * 1e5f + 1e5f;
+    std::memcpy(&bytes[i], &value, sizeof(value));
+  }
+}
+
+static bool allFinite(const std::vector<unsigned char> &bytes) {
+  for (size_t i = 0; i + sizeof(float) <= bytes.size(); i += sizeof(float)) {
+    float value;
+    std::memcpy(&value, &bytes[i], sizeof(value));
+    if (!std::isfinite(value))
+      return false;
+  }
+  return true;
+}
+
 static void drawProgress(int64_t done, int64_t total, float loss, float scale) {
   int width = 30;
   int filled = total ? static_cast<int>(width * done / total) : width;
@@ -23,14 +44,12 @@ static void drawProgress(int64_t done, int64_t total, float loss, float scale) {
   std::fflush(stderr);
 }
 
-int64_t amp_train::runTrainingLoop(amprt_session *session,
-                                   const ModelBinding &trainer,
-                                   const Options &options,
-                                   const Dataset &train) {
-  int64_t perEpoch = train.count / trainer.batch;
+int64_t amp_train::runTrainingLoop(amprt_session *session, int64_t batch,
+                                   const Options &options, StepData &train) {
+  int64_t perEpoch = train.examples / batch;
   if (perEpoch == 0)
-    fail("fewer training examples than one batch of " +
-         std::to_string(trainer.batch));
+    fail("fewer training examples (" + std::to_string(train.examples) +
+         ") than one batch of " + std::to_string(batch));
   if (options.steps < 0 &&
       options.epochs > std::numeric_limits<int64_t>::max() / perEpoch)
     fail("--epochs=" + std::to_string(options.epochs) + " of " +
@@ -57,46 +76,55 @@ int64_t amp_train::runTrainingLoop(amprt_session *session,
     log = std::fopen(options.log.c_str(), append ? "a" : "w");
     if (!log)
       logFailed();
-    if (!append && std::fprintf(log, "step,epoch,loss,scale,skipped\n") < 0)
+    // A resumed run appends to its log, or starts one.
+    if (std::ftell(log) == 0 &&
+        std::fprintf(log, "step,epoch,loss,scale,skipped\n") < 0)
       logFailed();
   }
 
-  InputBatch input(trainer);
-  // One-hot rows or class indices, as the step takes them.
-  std::vector<float> labels(trainer.batch * kClasses);
-  std::vector<int32_t> classes(trainer.batch);
-  const void *data[3] = {input.data(),
-                         trainer.classIndices
-                             ? static_cast<const void *>(classes.data())
-                             : labels.data(),
-                         &options.lr};
+  // One batch buffer per per-example column; the others are passed whole.
+  std::vector<std::vector<unsigned char>> batches(train.columns.size());
+  std::vector<const void *> data(train.columns.size());
+  for (size_t c = 0; c < train.columns.size(); ++c) {
+    const DataColumn &column = train.columns[c];
+    if (column.perExample) {
+      batches[c].resize(batch * column.exampleBytes);
+      data[c] = batches[c].data();
+    } else {
+      data[c] = column.values.data();
+    }
+  }
   std::vector<int64_t> order;
   int64_t orderEpoch = -1;
   int64_t nonFiniteBatches = 0;
   for (int64_t done = amprt_session_steps(session); done < total; ++done) {
     int64_t epoch = done / perEpoch, position = done % perEpoch;
     if (epoch != orderEpoch) {
-      order = epochOrder(train.count, options.seed, epoch);
+      order = epochOrder(train.examples, options.seed, epoch);
       orderEpoch = epoch;
     }
-    std::fill(labels.begin(), labels.end(), 0.0f);
-    bool finite = true;
-    for (int64_t r = 0; r < trainer.batch; ++r) {
-      int64_t example = order[position * trainer.batch + r];
-      input.setRow(r, train, example);
-      labels[r * kClasses + train.labels[example]] = 1.0f;
-      classes[r] = train.labels[example];
+    for (size_t c = 0; c < train.columns.size(); ++c) {
+      const DataColumn &column = train.columns[c];
+      if (!column.perExample)
+        continue;
+      for (int64_t r = 0; r < batch; ++r) {
+        int64_t example = order[position * batch + r];
+        std::memcpy(&batches[c][r * column.exampleBytes],
+                    &column.values[example * column.exampleBytes],
+                    column.exampleBytes);
+      }
     }
     if (done + 1 == options.poisonStep)
-      for (float &pixel : input.images)
-        pixel = options.poison == "nan" ? NAN : pixel * 1e5f + 1e5f;
-    for (float pixel : input.images)
-      finite &= std::isfinite(pixel);
+      poison(batches[0], options.poison == "nan");
+    bool finite = true;
+    for (size_t c = 0; c < train.columns.size(); ++c)
+      if (train.columns[c].dtype == AMP_F32 && train.columns[c].perExample)
+        finite &= allFinite(batches[c]);
     // A batch with NaN or inf in its data is skipped before it can reach
     // the params (loss scaling only guards f16/bf16 steps).
     nonFiniteBatches += !finite;
     if (finite)
-      amprt_session_step(session, data);
+      amprt_session_step(session, data.data());
     else
       amprt_session_skip(session);
     float loss = amprt_session_loss(session);

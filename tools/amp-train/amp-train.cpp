@@ -1,8 +1,8 @@
-//===- amp-train.cpp - train a compiled step on Fashion-MNIST or synthetic data
+//===- amp-train.cpp - train a compiled step on built-in data or an .npz -===//
 //
 //   amp-train model.so|model.mlir [--precision=f32|f16|bf16] [--epochs=N |
-//             --steps=N] [--data=fashion-mnist|synthetic|tokens] [--seed=S]
-//             [--log=train.csv] [--save=ckpt] [--resume=ckpt] ...
+//             --steps=N] [--data=fashion-mnist|synthetic|tokens|npz:FILE]
+//             [--seed=S] [--log=train.csv] [--save=ckpt] [--resume=ckpt] ...
 //
 // MLIR-free: it loads the artifact through libamprt. Given an .mlir file it
 // first runs amp-compile (found next to this binary).
@@ -15,16 +15,23 @@
 // step's order) and possibly the step's last state arguments (batch-norm
 // statistics), and returns logits.
 //
+// With --data=npz:FILE any step trains: every data argument takes the
+// array of the file named after it (amp.name), split along its first
+// dimension into batches (StepData.h); there is no test accuracy.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
 #include "Data.h"
 #include "Model.h"
+#include "Npz.h"
 #include "Options.h"
+#include "StepData.h"
 #include "TrainingLoop.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -79,18 +86,43 @@ int main(int argc, char **argv) {
   }
   if (!artifact)
     fail(message);
-  std::optional<ModelBinding> bound = bindModel(
-      amprt_training_step(artifact), amprt_find(artifact, "predict"), error);
-  if (!bound)
-    fail(error);
-  const ModelBinding &trainer = *bound;
-  if (trainer.takesLearningRate && std::isnan(options.lr))
+  const amp_function_info *step = amprt_training_step(artifact);
+  if (!step)
+    fail("the artifact has no training step (no amp.loss result)");
+  bool fromFile = options.data.rfind("npz:", 0) == 0;
+  std::optional<ModelBinding> bound;
+  std::optional<NamedBinding> named;
+  if (fromFile) {
+    std::string path = options.data.substr(4);
+    std::optional<std::map<std::string, NpyArray>> arrays =
+        readNpz(path, error);
+    if (!arrays)
+      fail(error);
+    named = bindNamedArrays(*step, std::move(*arrays), options.lr, error);
+    if (!named)
+      fail("'" + path + "': " + error);
+    for (const std::string &name : named->unused)
+      std::fprintf(stderr,
+                   "amp-train: note: array '%s' of '%s' is not a data "
+                   "argument of the step; not used\n",
+                   name.c_str(), path.c_str());
+    if (options.trainLimit >= 0)
+      named->data.examples = std::min(named->data.examples, options.trainLimit);
+  } else {
+    bound = bindModel(step, amprt_find(artifact, "predict"), error);
+    if (!bound)
+      fail(error + " (--data=npz:FILE trains any step)");
+  }
+  bool takesLearningRate =
+      fromFile ? !named->learningRate.empty() : bound->takesLearningRate;
+  int64_t batch = fromFile ? named->batch : bound->batch;
+  if (takesLearningRate && std::isnan(options.lr))
     fail("the step takes its learning rate as an argument: pass --lr");
-  if (!trainer.takesLearningRate && !std::isnan(options.lr))
+  if (!takesLearningRate && !std::isnan(options.lr))
     fail(
         "--lr given, but the learning rate is a constant of this step's graph");
-  if (options.batch >= 0 && options.batch != trainer.batch)
-    fail("the step was compiled for batch " + std::to_string(trainer.batch) +
+  if (options.batch >= 0 && options.batch != batch)
+    fail("the step was compiled for batch " + std::to_string(batch) +
          ", not " + std::to_string(options.batch) +
          " (the batch is part of the graph's shapes)");
   if (options.threads > 0)
@@ -104,35 +136,44 @@ int main(int argc, char **argv) {
                          sizeof(message)) != 0)
     fail(message);
 
-  if (options.data.empty())
-    options.data = trainer.tokens ? "tokens" : "fashion-mnist";
-  if (trainer.tokens && options.data != "tokens")
-    fail("the step takes token ids [batch, " + std::to_string(trainer.width) +
-         "] i32, not images: use --data=tokens");
-  if (!trainer.tokens && options.data == "tokens")
-    fail("--data=tokens needs a step that takes token ids [batch, seq] i32; "
-         "this one takes images [batch, 784] f32");
-  if (trainer.tokens && options.poisonStep >= 0)
-    fail("--poison-step corrupts pixels; this step takes token ids");
-
-  Dataset train, test;
-  int64_t trainCount = options.trainLimit >= 0 ? options.trainLimit : 8192;
-  int64_t testCount = options.testLimit >= 0 ? options.testLimit : 2048;
-  if (options.data == "fashion-mnist") {
-    train = loadFashionMnist(options.dataDir, "train", options.trainLimit);
-    test = loadFashionMnist(options.dataDir, "t10k", options.testLimit);
-  } else if (options.data == "tokens") {
-    train = syntheticTokens(trainCount, trainer.width, options.vocab, 1);
-    test = syntheticTokens(testCount, trainer.width, options.vocab, 2);
+  Dataset test;
+  StepData train;
+  if (fromFile) {
+    train = std::move(named->data);
   } else {
-    train = syntheticData(trainCount, 1);
-    test = syntheticData(testCount, 2);
+    const ModelBinding &trainer = *bound;
+    if (options.data.empty())
+      options.data = trainer.tokens ? "tokens" : "fashion-mnist";
+    if (trainer.tokens && options.data != "tokens")
+      fail("the step takes token ids [batch, " + std::to_string(trainer.width) +
+           "] i32, not images: use --data=tokens");
+    if (!trainer.tokens && options.data == "tokens")
+      fail("--data=tokens needs a step that takes token ids [batch, seq] i32; "
+           "this one takes images [batch, 784] f32");
+    int64_t trainCount = options.trainLimit >= 0 ? options.trainLimit : 8192;
+    int64_t testCount = options.testLimit >= 0 ? options.testLimit : 2048;
+    Dataset examples;
+    if (options.data == "fashion-mnist") {
+      examples = loadFashionMnist(options.dataDir, "train", options.trainLimit);
+      test = loadFashionMnist(options.dataDir, "t10k", options.testLimit);
+    } else if (options.data == "tokens") {
+      examples = syntheticTokens(trainCount, trainer.width, options.vocab, 1);
+      test = syntheticTokens(testCount, trainer.width, options.vocab, 2);
+    } else {
+      examples = syntheticData(trainCount, 1);
+      test = syntheticData(testCount, 2);
+    }
+    train = getStepData(std::move(examples), trainer, options.lr);
   }
-  int64_t nonFiniteBatches = runTrainingLoop(session, trainer, options, train);
+  if (options.poisonStep >= 0 &&
+      (train.columns[0].dtype != AMP_F32 || !train.columns[0].perExample))
+    fail("--poison-step corrupts the f32 values of the step's first data "
+         "argument; '" + train.columns[0].name + "' is not f32 per example");
+  int64_t nonFiniteBatches = runTrainingLoop(session, batch, options, train);
   if (nonFiniteBatches)
     std::fprintf(stderr,
                  "amp-train: warning: skipped %lld batches with non-finite "
-                 "pixels\n",
+                 "data\n",
                  static_cast<long long>(nonFiniteBatches));
   if (!options.save.empty() &&
       amprt_session_save(session, options.save.c_str(), message,
@@ -149,9 +190,13 @@ int main(int argc, char **argv) {
               static_cast<long long>(amprt_session_steps(session)),
               static_cast<long long>(amprt_session_skipped(session)),
               amprt_session_scale(session));
-  if (trainer.predict)
+  if (fromFile)
+    std::printf("trained on %lld examples of '%s': no test accuracy\n",
+                static_cast<long long>(train.examples),
+                options.data.substr(4).c_str());
+  else if (bound->predict)
     std::printf("test accuracy %.2f%% (%lld examples)\n",
-                evaluate(artifact, trainer, session, test),
+                evaluate(artifact, *bound, session, test),
                 static_cast<long long>(test.count));
   else
     std::printf("no 'predict' function in the artifact: no test accuracy\n");

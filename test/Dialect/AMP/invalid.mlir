@@ -260,3 +260,39 @@ func.func @skip_types(%inf: tensor<i1>, %a: tensor<4xf32>, %b: tensor<8xf32>) {
   %r = "amp.skip_if_inf"(%inf, %a, %b) : (tensor<i1>, tensor<4xf32>, tensor<8xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// expected-error@+1 {{'amp.name' of argument 0 must be a string}}
+func.func @name_not_string(%x: tensor<4xf32> {amp.name = 3 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'amp.name' of argument 1 is "two words"; a name is 1 to 255 characters of [A-Za-z0-9_.:/-]}}
+func.func @name_with_space(%x: tensor<4xf32> {amp.name = "x"}, %y: tensor<4xf32> {amp.name = "two words"}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'amp.name' of argument 0 is ""; a name is 1 to 255 characters of [A-Za-z0-9_.:/-]}}
+func.func @name_empty(%x: tensor<4xf32> {amp.name = ""}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{arguments 0 and 2 are both named "images"}}
+func.func @name_twice(%x: tensor<4xf32> {amp.name = "images"}, %w: tensor<4xf32> {amp.param, amp.name = "w"}, %y: tensor<4xf32> {amp.name = "images"}) {
+  return
+}
+
+// -----
+
+func.func @name_on_op(%w: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'amp.name' is only valid on a function argument}}
+  %0 = arith.addf %w, %w {amp.name = "sum"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

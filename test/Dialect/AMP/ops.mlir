@@ -54,3 +54,12 @@ func.func @scaling(%w: tensor<4xf32> {amp.param}, %g1: tensor<2x2xf32>,
   %r = amp.skip_if_inf %inf, %w, %u#0 : tensor<4xf32>
   return %r, %ns, %nt, %nh, %inf : tensor<4xf32>, tensor<f32>, tensor<i32>, tensor<i32>, tensor<i1>
 }
+
+// Names on arguments, a data argument and a param.
+// CHECK-LABEL: func.func @named
+// CHECK-SAME: %{{.*}}: tensor<2x3xf32> {amp.name = "input_ids"}
+// CHECK-SAME: %{{.*}}: tensor<4xf32> {amp.name = "layer1.0.conv:w/b-1", amp.param}
+func.func @named(%x: tensor<2x3xf32> {amp.name = "input_ids"},
+                 %w: tensor<4xf32> {amp.param, amp.name = "layer1.0.conv:w/b-1"}) {
+  return
+}

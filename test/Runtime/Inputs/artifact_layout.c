@@ -15,6 +15,7 @@ int main(void) {
   FIELD(amp_tensor_info, target);
   FIELD(amp_tensor_info, rank);
   FIELD(amp_tensor_info, shape);
+  FIELD(amp_tensor_info, name);
   printf("sizeof(amp_function_info) %zu\n", sizeof(amp_function_info));
   FIELD(amp_function_info, name);
   FIELD(amp_function_info, num_args);

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -62,7 +63,8 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer >= 1";
     return success();
   }
-  if (name == kParamAttrName || name == kStateAttrName)
+  if (name == kParamAttrName || name == kStateAttrName ||
+      name == kNameAttrName)
     return op->emitError() << "'" << name
                            << "' is only valid on a function argument";
   if (name == kScalerAttrName || name == kWorkingCopyOfAttrName)
@@ -134,13 +136,44 @@ static LogicalResult verifyWorkingCopyArgument(FunctionOpInterface func,
   return success();
 }
 
+/// Checks an argument's name: what the artifact, data files and
+/// checkpoint tools call it.
+static LogicalResult verifyNameArgument(FunctionOpInterface func,
+                                        unsigned argIndex, Attribute value) {
+  Operation *op = func.getOperation();
+  auto name = dyn_cast<StringAttr>(value);
+  if (!name)
+    return op->emitError() << "'" << AMPDialect::kNameAttrName
+                           << "' of argument " << argIndex
+                           << " must be a string";
+  StringRef text = name.getValue();
+  // The names end up in C string literals and file formats (npz members):
+  // a small alphabet needs no escaping anywhere.
+  auto allowed = [](char c) {
+    return llvm::isAlnum(c) || StringRef("_.:/-").contains(c);
+  };
+  if (text.empty() || text.size() > AMPDialect::kMaxNameLength ||
+      !llvm::all_of(text, allowed))
+    return op->emitError() << "'" << AMPDialect::kNameAttrName
+                           << "' of argument " << argIndex << " is " << name
+                           << "; a name is 1 to "
+                           << AMPDialect::kMaxNameLength
+                           << " characters of [A-Za-z0-9_.:/-]";
+  for (unsigned i = 0; i < argIndex; ++i)
+    if (func.getArgAttr(i, AMPDialect::kNameAttrName) == name)
+      return op->emitError() << "arguments " << i << " and " << argIndex
+                             << " are both named " << name;
+  return success();
+}
+
 LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name != kParamAttrName && name != kStateAttrName &&
-      name != kScalerAttrName && name != kWorkingCopyOfAttrName)
+      name != kScalerAttrName && name != kWorkingCopyOfAttrName &&
+      name != kNameAttrName)
     return op->emitError() << "'" << name
                            << "' is not valid on an argument (argument "
                            << argIndex << ")";
@@ -148,6 +181,8 @@ LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
   if (!func)
     return op->emitError() << "'" << name
                            << "' is only valid on a function argument";
+  if (name == kNameAttrName)
+    return verifyNameArgument(func, argIndex, attr.getValue());
   Type type = func.getArgumentTypes()[argIndex];
   if (name == kScalerAttrName)
     return verifyScalerArgument(op, argIndex, attr.getValue(), type);

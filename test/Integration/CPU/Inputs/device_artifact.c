@@ -65,18 +65,24 @@ static int32_t predict(void **buffers) {
 
 static const int64_t images[] = {4, 784}, labels[] = {4, 10}, param[] = {10},
                      scalar[] = {0}, logits[] = {4, 10};
+/* -DUNNAMED_PARAM leaves a name out: a malformed table the runtime refuses. */
+#ifdef UNNAMED_PARAM
+#define PARAM_NAME 0
+#else
+#define PARAM_NAME "w"
+#endif
 static const amp_tensor_info stepArgs[] = {
-    {AMP_F32, AMP_ROLE_DATA, -1, 2, images},
-    {AMP_F32, AMP_ROLE_DATA, -1, 2, labels},
-    {AMP_F32, AMP_ROLE_PARAM, -1, 1, param}};
+    {AMP_F32, AMP_ROLE_DATA, -1, 2, images, "images"},
+    {AMP_F32, AMP_ROLE_DATA, -1, 2, labels, "labels"},
+    {AMP_F32, AMP_ROLE_PARAM, -1, 1, param, PARAM_NAME}};
 static const amp_tensor_info stepResults[] = {
-    {AMP_F32, AMP_ROLE_LOSS, -1, 0, scalar},
-    {AMP_F32, AMP_ROLE_UPDATE, 2, 1, param}};
+    {AMP_F32, AMP_ROLE_LOSS, -1, 0, scalar, "result0"},
+    {AMP_F32, AMP_ROLE_UPDATE, 2, 1, param, "result1"}};
 static const amp_tensor_info predictArgs[] = {
-    {AMP_F32, AMP_ROLE_DATA, -1, 2, images},
-    {AMP_F32, AMP_ROLE_PARAM, -1, 1, param}};
+    {AMP_F32, AMP_ROLE_DATA, -1, 2, images, "images"},
+    {AMP_F32, AMP_ROLE_PARAM, -1, 1, param, "w"}};
 static const amp_tensor_info predictResults[] = {
-    {AMP_F32, AMP_ROLE_OUTPUT, -1, 2, logits}};
+    {AMP_F32, AMP_ROLE_OUTPUT, -1, 2, logits, "result0"}};
 static const amp_function_info functions[] = {
     {"train_step", 3, stepArgs, 2, stepResults, 0.0f, 0, step},
     {"predict", 2, predictArgs, 1, predictResults, 0.0f, 0, predict}};

@@ -35,6 +35,7 @@ def AMP_Dialect : Dialect {
     | `amp.scaler = "hysteresis"` | function argument | overflows still tolerated before backing off, `tensor<i32>` |
     | `amp.found_inf` (unit) | function result | this step's gradients overflowed and its updates were skipped, `tensor<i1>` |
     | `amp.working_copy_of = N` (i64) | function argument | the low-precision working copy of param N, kept across steps (`amp-master-weights`) |
+    | `amp.name = "..."` (string) | function argument | the argument's name in the artifact (data files, checkpoint inspection): unique in its function, of `[A-Za-z0-9_.:/-]`, at most 255 characters |
     | `amp.initial_scale` (f32) | function | the loss scale to start training from |
     | `amp.initial_hysteresis` (i64) | function | the hysteresis tracker to start from |
     | `amp.keep_f32` (unit) | operation | `amp-autocast` keeps this op in f32 |
@@ -63,6 +64,9 @@ def AMP_Dialect : Dialect {
         "amp.initial_scale";
     static constexpr ::llvm::StringLiteral kInitialHysteresisAttrName =
         "amp.initial_hysteresis";
+    static constexpr ::llvm::StringLiteral kNameAttrName = "amp.name";
+    /// The longest `amp.name`.
+    static constexpr unsigned kMaxNameLength = 255;
   }];
 }
 
