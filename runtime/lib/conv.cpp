@@ -7,11 +7,15 @@
 // with output += conv(input, filter), f32 accumulation (amprt_conv.def).
 //
 // oneDNN's convolution runs f32 and bf16 natively; f16 is widened to f32
-// first (Debian's oneDNN 2.6 has no f16 convolution on the CPU). Input and
-// output are read and written in place through their strides (NHWC); the
-// filter is reordered into the layout the primitive chose, because the
-// plain F x KH x KW x C layout only has oneDNN's reference kernel. A
-// primitive is made once per shape and layout and kept for the process.
+// first (Debian's oneDNN 2.6 has no f16 convolution on the CPU), into
+// copies in the operands' own memory order. Input and output are read and
+// written in place through their strides; the filter is reordered into
+// the layout the primitive chose, because the plain layouts only have
+// oneDNN's reference kernel. A grouped convolution is one grouped oneDNN
+// primitive (its depthwise kernels) when the groups and channels of input
+// and output merge into one channel dimension, else one convolution per
+// group. A primitive is made once per shape and layout and kept for the
+// process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -32,14 +37,60 @@ namespace {
 using amprt::cpuEngine;
 using dnnl::memory;
 
-/// The view oneDNN takes of an NHWC-ordered memref: dimensions (N, C, H, W)
-/// with the memref's strides.
+/// A convolution as oneDNN takes it: input and output (N, C, H, W), the
+/// filter (O, I, KH, KW) or, grouped, (G, O, I, KH, KW); dims and strides
+/// in elements.
+struct ConvShape {
+  memory::dims inputDims, inputStrides;
+  memory::dims filterDims, filterStrides;
+  memory::dims outputDims, outputStrides;
+};
+
+/// The shape of a plain convolution on NHWC-ordered memrefs (input N x H x
+/// W x C, filter F x KH x KW x C, output N x OH x OW x F).
 template <typename T>
-memory::desc describeNHWC(const StridedMemRef<T, 4> *ref,
-                          memory::data_type type) {
-  return memory::desc(
-      {ref->sizes[0], ref->sizes[3], ref->sizes[1], ref->sizes[2]}, type,
-      {ref->strides[0], ref->strides[3], ref->strides[1], ref->strides[2]});
+ConvShape describePlain(const StridedMemRef<T, 4> *input,
+                        const StridedMemRef<T, 4> *filter,
+                        const StridedMemRef<float, 4> *output) {
+  auto nchw = [](const int64_t *values) {
+    return memory::dims{values[0], values[3], values[1], values[2]};
+  };
+  return {nchw(input->sizes),  nchw(input->strides),  nchw(filter->sizes),
+          nchw(filter->strides), nchw(output->sizes), nchw(output->strides)};
+}
+
+/// Dimensions 1 and 2 (groups, channels) of a 5-D memref as one channel
+/// dimension of (N, G*C, H, W), when its strides allow it.
+template <typename T>
+bool mergeGroups(const StridedMemRef<T, 5> *ref, memory::dims &dims,
+                 memory::dims &strides) {
+  const int64_t *sizes = ref->sizes, *step = ref->strides;
+  int64_t channelStride;
+  if (sizes[2] == 1)
+    channelStride = step[1];
+  else if (sizes[1] == 1 || step[1] == sizes[2] * step[2])
+    channelStride = step[2];
+  else
+    return false;
+  dims = {sizes[0], sizes[1] * sizes[2], sizes[3], sizes[4]};
+  strides = {step[0], channelStride, step[3], step[4]};
+  return true;
+}
+
+/// The shape of a grouped convolution (input N x G x C x H x W, filter G x
+/// F x C x KH x KW, output N x G x F x OH x OW) as one oneDNN grouped
+/// convolution, if the memrefs' strides allow it.
+template <typename T>
+std::optional<ConvShape> describeGrouped(const StridedMemRef<T, 5> *input,
+                                         const StridedMemRef<T, 5> *filter,
+                                         const StridedMemRef<float, 5> *output) {
+  ConvShape shape;
+  if (!mergeGroups(input, shape.inputDims, shape.inputStrides) ||
+      !mergeGroups(output, shape.outputDims, shape.outputStrides))
+    return std::nullopt;
+  shape.filterDims.assign(filter->sizes, filter->sizes + 5);
+  shape.filterStrides.assign(filter->strides, filter->strides + 5);
+  return shape;
 }
 
 struct ConvPlan {
@@ -51,37 +102,29 @@ struct ConvPlan {
   memory filterScratch; // the filter in the primitive's layout
 };
 
-template <typename T>
-void appendKey(std::vector<int64_t> &key, const StridedMemRef<T, 4> *ref) {
-  key.insert(key.end(), ref->sizes, ref->sizes + 4);
-  key.insert(key.end(), ref->strides, ref->strides + 4);
-}
-
-template <typename T>
-ConvPlan &
-lookupPlan(const StridedMemRef<T, 4> *input, const StridedMemRef<T, 4> *filter,
-           const StridedMemRef<float, 4> *output, memory::data_type type,
-           const int64_t strides[2], const int64_t dilations[2]) {
+ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
+                     const int64_t strides[2], const int64_t dilations[2]) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<ConvPlan>> plans;
   std::vector<int64_t> key = {static_cast<int64_t>(type), strides[0],
-                              strides[1], dilations[0], dilations[1]};
-  appendKey(key, input);
-  appendKey(key, filter);
-  appendKey(key, output);
+                              strides[1], dilations[0], dilations[1],
+                              static_cast<int64_t>(shape.filterDims.size())};
+  for (const memory::dims *part :
+       {&shape.inputDims, &shape.inputStrides, &shape.filterDims,
+        &shape.filterStrides, &shape.outputDims, &shape.outputStrides})
+    key.insert(key.end(), part->begin(), part->end());
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<ConvPlan> &plan = plans[key];
   if (plan)
     return *plan;
   auto made = std::make_unique<ConvPlan>();
   try {
-    made->input = describeNHWC(input, type);
-    made->output = describeNHWC(output, memory::data_type::f32);
-    // F x KH x KW x C as (O, I, H, W).
-    made->userFilter = describeNHWC(filter, type);
-    memory::desc anyFilter({filter->sizes[0], filter->sizes[3],
-                            filter->sizes[1], filter->sizes[2]},
-                           type, memory::format_tag::any);
+    made->input = memory::desc(shape.inputDims, type, shape.inputStrides);
+    made->output = memory::desc(shape.outputDims, memory::data_type::f32,
+                                shape.outputStrides);
+    made->userFilter =
+        memory::desc(shape.filterDims, type, shape.filterStrides);
+    memory::desc anyFilter(shape.filterDims, type, memory::format_tag::any);
     dnnl::post_ops accumulate;
     accumulate.append_sum(1.0f);
     dnnl::primitive_attr attributes;
@@ -106,6 +149,34 @@ lookupPlan(const StridedMemRef<T, 4> *input, const StridedMemRef<T, 4> *filter,
   }
   plan = std::move(made);
   return *plan;
+}
+
+/// output += conv(input, filter) through oneDNN; false (nothing done)
+/// where oneDNN has no implementation for the shape.
+bool convolveOneDNN(const ConvShape &shape, memory::data_type type,
+                    void *input, void *filter, float *output,
+                    const int64_t strides[2], const int64_t dilations[2]) {
+  for (int64_t size : shape.outputDims)
+    if (size == 0)
+      return true;
+  ConvPlan &plan = lookupPlan(shape, type, strides, dilations);
+  if (!plan.supported)
+    return false;
+  dnnl::engine &engine = cpuEngine();
+  dnnl::stream &stream = amprt::cpuStream();
+  memory in(plan.input, engine, input);
+  memory userFilter(plan.userFilter, engine, filter);
+  memory out(plan.output, engine, output);
+  memory weights = userFilter;
+  if (plan.reorderFilter) {
+    plan.filterReorder.execute(stream, userFilter, plan.filterScratch);
+    weights = plan.filterScratch;
+  }
+  plan.primitive.execute(
+      stream,
+      {{DNNL_ARG_SRC, in}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, out}});
+  stream.wait();
+  return true;
 }
 
 float widen(float value) { return value; }
@@ -146,62 +217,58 @@ void convolve(StridedMemRef<T, 4> *input, StridedMemRef<T, 4> *filter,
               StridedMemRef<float, 4> *output, memory::data_type type,
               int64_t strideH, int64_t strideW, int64_t dilationH,
               int64_t dilationW) {
-  for (int d = 0; d < 4; ++d)
-    if (output->sizes[d] == 0)
-      return;
   const int64_t strides[2] = {strideH, strideW};
   const int64_t dilations[2] = {dilationH, dilationW};
-  ConvPlan &plan = lookupPlan(input, filter, output, type, strides, dilations);
-  if (!plan.supported) {
+  if (!convolveOneDNN(describePlain(input, filter, output), type,
+                      input->aligned + input->offset,
+                      filter->aligned + filter->offset,
+                      output->aligned + output->offset, strides, dilations))
     referenceConvolution(input, filter, output, strides, dilations);
-    return;
-  }
-  dnnl::engine &engine = cpuEngine();
-  dnnl::stream &stream = amprt::cpuStream();
-  memory in(plan.input, engine, input->aligned + input->offset);
-  memory userFilter(plan.userFilter, engine, filter->aligned + filter->offset);
-  memory out(plan.output, engine, output->aligned + output->offset);
-  memory weights = userFilter;
-  if (plan.reorderFilter) {
-    plan.filterReorder.execute(stream, userFilter, plan.filterScratch);
-    weights = plan.filterScratch;
-  }
-  plan.primitive.execute(
-      stream,
-      {{DNNL_ARG_SRC, in}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, out}});
-  stream.wait();
 }
 
 /// A dense f32 copy of an f16 operand that keeps its memory order (the
 /// dimension with the largest stride outermost): oneDNN's fast kernels
 /// want input and output in the same physical layout (both NCHW or both
 /// NHWC), and the f32 output is left where the step put it.
-StridedMemRef<float, 4> widenHalf(const StridedMemRef<uint16_t, 4> *ref,
-                                  std::vector<float> &storage) {
-  int order[4] = {0, 1, 2, 3};
-  std::stable_sort(order, order + 4, [&](int a, int b) {
+template <int Rank>
+StridedMemRef<float, Rank> widenHalf(const StridedMemRef<uint16_t, Rank> *ref,
+                                     std::vector<float> &storage) {
+  int order[Rank];
+  for (int d = 0; d < Rank; ++d)
+    order[d] = d;
+  std::stable_sort(order, order + Rank, [&](int a, int b) {
     return ref->strides[a] > ref->strides[b];
   });
-  StridedMemRef<float, 4> wide;
+  StridedMemRef<float, Rank> wide;
   int64_t count = 1;
-  for (int i = 3; i >= 0; --i) {
+  for (int i = Rank - 1; i >= 0; --i) {
     wide.sizes[order[i]] = ref->sizes[order[i]];
     wide.strides[order[i]] = count;
     count *= ref->sizes[order[i]];
   }
   storage.resize(static_cast<size_t>(count));
-  const uint16_t *base = ref->aligned + ref->offset;
-  float *out = storage.data();
-  const int64_t *sizes = ref->sizes, *strides = ref->strides;
-  for (int64_t a = 0; a < sizes[order[0]]; ++a)
-    for (int64_t b = 0; b < sizes[order[1]]; ++b)
-      for (int64_t c = 0; c < sizes[order[2]]; ++c, out += sizes[order[3]])
-        amprt::widenRow(base + a * strides[order[0]] + b * strides[order[1]] +
-                            c * strides[order[2]],
-                        strides[order[3]], sizes[order[3]], out,
-                        amprt::halfToFloat);
   wide.allocated = wide.aligned = storage.data();
   wide.offset = 0;
+  int inner = order[Rank - 1];
+  int64_t rowLength = ref->sizes[inner];
+  if (count == 0)
+    return wide;
+  // An odometer over the outer dimensions, in memory order.
+  int64_t index[Rank] = {};
+  float *out = storage.data();
+  for (int64_t row = 0, rows = count / rowLength; row < rows; ++row) {
+    int64_t offset = ref->offset;
+    for (int i = 0; i < Rank - 1; ++i)
+      offset += index[order[i]] * ref->strides[order[i]];
+    amprt::widenRow(ref->aligned + offset, ref->strides[inner], rowLength, out,
+                    amprt::halfToFloat);
+    out += rowLength;
+    for (int i = Rank - 2; i >= 0; --i) {
+      if (++index[order[i]] < ref->sizes[order[i]])
+        break;
+      index[order[i]] = 0;
+    }
+  }
   return wide;
 }
 
@@ -223,11 +290,17 @@ StridedMemRef<T, 4> groupView(const StridedMemRef<T, 5> *ref, int groupDim,
   return view;
 }
 
-/// G independent convolutions, each through the plain one.
+/// output += the grouped convolution: one oneDNN grouped primitive where
+/// the layout allows, else G plain convolutions through `plain`.
 template <typename T, typename Plain>
 void convolveGroups(StridedMemRef<T, 5> *input, StridedMemRef<T, 5> *filter,
-                    StridedMemRef<float, 5> *output, Plain plain,
-                    const int64_t args[4]) {
+                    StridedMemRef<float, 5> *output, memory::data_type type,
+                    Plain plain, const int64_t args[4]) {
+  if (std::optional<ConvShape> shape = describeGrouped(input, filter, output))
+    if (convolveOneDNN(*shape, type, input->aligned + input->offset,
+                       filter->aligned + filter->offset,
+                       output->aligned + output->offset, args, args + 2))
+      return;
   for (int64_t g = 0; g < input->sizes[1]; ++g) {
     StridedMemRef<T, 4> in = groupView(input, 1, g);
     StridedMemRef<T, 4> weights = groupView(filter, 0, g);
@@ -267,22 +340,33 @@ void _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16(
            dilation_h, dilation_w);
 }
 
-} // extern "C"
+void _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32(
+    StridedMemRef<float, 5> *input, StridedMemRef<float, 5> *filter,
+    StridedMemRef<float, 5> *output, int64_t stride_h, int64_t stride_w,
+    int64_t dilation_h, int64_t dilation_w) {
+  const int64_t args[4] = {stride_h, stride_w, dilation_h, dilation_w};
+  convolveGroups(input, filter, output, memory::data_type::f32,
+                 _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32, args);
+}
 
-extern "C" {
+void _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_bf16(
+    StridedMemRef<uint16_t, 5> *input, StridedMemRef<uint16_t, 5> *filter,
+    StridedMemRef<float, 5> *output, int64_t stride_h, int64_t stride_w,
+    int64_t dilation_h, int64_t dilation_w) {
+  const int64_t args[4] = {stride_h, stride_w, dilation_h, dilation_w};
+  convolveGroups(input, filter, output, memory::data_type::bf16,
+                 _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16, args);
+}
 
-#define AMPRT_GROUPED(TYPE, C_TYPE)                                            \
-  void _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_##TYPE(                          \
-      StridedMemRef<C_TYPE, 5> *input, StridedMemRef<C_TYPE, 5> *filter,       \
-      StridedMemRef<float, 5> *output, int64_t stride_h, int64_t stride_w,     \
-      int64_t dilation_h, int64_t dilation_w) {                                \
-    const int64_t args[4] = {stride_h, stride_w, dilation_h, dilation_w};      \
-    convolveGroups(input, filter, output,                                      \
-                   _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_##TYPE, args);         \
-  }
-AMPRT_GROUPED(f32, float)
-AMPRT_GROUPED(f16, uint16_t)
-AMPRT_GROUPED(bf16, uint16_t)
-#undef AMPRT_GROUPED
+void _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f16(
+    StridedMemRef<uint16_t, 5> *input, StridedMemRef<uint16_t, 5> *filter,
+    StridedMemRef<float, 5> *output, int64_t stride_h, int64_t stride_w,
+    int64_t dilation_h, int64_t dilation_w) {
+  thread_local std::vector<float> wideInput, wideFilter;
+  StridedMemRef<float, 5> in = widenHalf(input, wideInput);
+  StridedMemRef<float, 5> weights = widenHalf(filter, wideFilter);
+  _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32(&in, &weights, output, stride_h,
+                                             stride_w, dilation_h, dilation_w);
+}
 
 } // extern "C"
