@@ -112,6 +112,16 @@ def eager(model, loss_fn, make_optimizer, batches, k):
     return losses, model
 
 
+def test_accuracy(model):
+    """Fashion-MNIST test accuracy (%) of `model`'s eval-mode forward."""
+    model.eval()
+    images, labels = fashion_mnist("test")
+    with torch.no_grad():
+        correct = sum(int((model(images[i:i + 500]).argmax(1) == labels[i:i + 500]).sum())
+                      for i in range(0, 10000, 500))
+    return correct / 100
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=300)
@@ -124,7 +134,10 @@ def main():
         runs, notes = {}, []
         start = time.time()
         runs["pytorch-f32"], reference = eager(model, loss_fn, make_optimizer, batches, k)
-        notes.append(f"pytorch eager f32: {time.time() - start:.0f} s")
+        note = f"pytorch eager f32: {time.time() - start:.0f} s"
+        if name == "resnet18":
+            note += f", test accuracy {test_accuracy(reference):.2f}%"
+        notes.append(note)
         for precision in PRECISIONS:
             start = time.time()
             trainer = amp_mlir.compile(copy.deepcopy(model), loss_fn,
@@ -148,13 +161,7 @@ def main():
                 state.update(zip(buffers, map(torch.from_numpy,
                                               trainer.state()[-len(buffers):])))
                 trained.load_state_dict(state, strict=False)
-                trained.eval()
-                images, labels = fashion_mnist("test")
-                with torch.no_grad():
-                    correct = sum(int((trained(images[i:i + 500]).argmax(1)
-                                       == labels[i:i + 500]).sum())
-                                  for i in range(0, 10000, 500))
-                note += f", test accuracy {correct / 100:.2f}%"
+                note += f", test accuracy {test_accuracy(trained):.2f}%"
             notes.append(note)
             print(f"{name}: {note}", flush=True)
         path = os.path.join(args.out, f"{name}.csv")
