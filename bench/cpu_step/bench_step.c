@@ -34,16 +34,29 @@ int main(int argc, char **argv) {
     return 1;
   }
   const amp_function_info *step = amprt_session_step_info(session);
+  /* The batch: the first data argument random in [0, 1) (images), f32
+   * labels one-hot-like, integer ones (class indices, token ids) cycling
+   * through 0..9, masks true. */
   const void *data[8];
   int count = 0;
-  for (int i = 0; i < step->num_args; ++i) {
-    if (step->args[i].role != AMP_ROLE_DATA)
+  srand(1);
+  for (int i = 0; i < step->num_args && count < 8; ++i) {
+    const amp_tensor_info *arg = &step->args[i];
+    if (arg->role != AMP_ROLE_DATA)
       continue;
-    int64_t n = amprt_num_elements(&step->args[i]);
-    float *buffer = calloc((size_t)n, sizeof(float));
-    srand(1);
-    for (int64_t e = 0; e < n; ++e)
-      buffer[e] = count == 0 ? (float)rand() / RAND_MAX : (e % 10 == 0);
+    int64_t n = amprt_num_elements(arg);
+    void *buffer = calloc((size_t)(n ? n : 1), amprt_dtype_size(arg->dtype));
+    for (int64_t e = 0; e < n; ++e) {
+      if (arg->dtype == AMP_F32)
+        ((float *)buffer)[e] =
+            count == 0 ? (float)rand() / RAND_MAX : (float)(e % 10 == 0);
+      else if (arg->dtype == AMP_I32)
+        ((int32_t *)buffer)[e] = (int32_t)(e % 10);
+      else if (arg->dtype == AMP_I64)
+        ((int64_t *)buffer)[e] = e % 10;
+      else if (arg->dtype == AMP_I1)
+        ((unsigned char *)buffer)[e] = 1;
+    }
     data[count++] = buffer;
   }
   int steps = atoi(argv[2]), warmup = argc > 3 ? atoi(argv[3]) : 5;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Training steps compiled by amp-compile (FP32, BF16-AMP, FP16-AMP) against
 PyTorch eager FP32, eager bf16 autocast and torch.compile bf16 on the CPU,
-for the models of models.py, at 1 thread and at all cores.
+for the models of bench_models.py, at 1 thread and at all cores.
 
 Every configuration runs in its own process (ours: bench_step.c through
 libamprt; PyTorch: torch_step.py, a server that compiles once); the runs
@@ -9,7 +9,7 @@ are interleaved REPEAT times, so that the noise of a shared machine hits
 all alike. Printed: Markdown tables of medians with min and max, and the
 ratio of each median to PyTorch eager FP32's in the same run.
 
-  bench/cpu_step/run.py [--repeat 5] [--models mlp,wide,cnn,transformer]
+  bench/cpu_step/run.py [--repeat 5] [--models mlp,wide,cnn,transformer,resnet18,gpt2]
                         [--threads 1,all] [--python /opt/amp-mlir/torch2/bin/python]
 """
 import argparse
@@ -23,7 +23,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 parser = argparse.ArgumentParser()
 parser.add_argument("--repeat", type=int, default=5)
-parser.add_argument("--models", default="mlp,wide,cnn,transformer")
+parser.add_argument("--models", default="mlp,wide,cnn,transformer,resnet18,gpt2")
 parser.add_argument("--threads", default="1,all")
 parser.add_argument("--build", default=os.path.join(root, "build"))
 parser.add_argument("--python", default="/opt/amp-mlir/torch2/bin/python",
@@ -35,6 +35,9 @@ args = parser.parse_args()
 models = args.models.split(",")
 threads = [os.cpu_count() if t == "all" else int(t)
            for t in args.threads.split(",")]
+# Exported by this script from bench_models.py; the others are committed
+# examples.
+EXPORTED = ("wide", "resnet18", "gpt2")
 STEPS_FILE = {"mlp": "examples/mlp/train_step_momentum.mlir",
               "cnn": "examples/cnn/train_step.mlir",
               "transformer": "examples/transformer/train_step.mlir"}
@@ -43,20 +46,21 @@ TORCH_MODES = [("fp32", "PyTorch eager FP32"),
                ("compile-bf16", "torch.compile bf16")]
 OURS = [("f32", "ours FP32"), ("bf16", "ours BF16-AMP"), ("f16", "ours FP16-AMP")]
 # Neither side may take more threads than it is given.
-base_env = dict(os.environ)
+base_env = dict(os.environ, HF_HUB_OFFLINE="1")
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     base_env.pop(var, None)
 
 
-def export_wide(path):
+def export(model, path):
     code = f"""
 import sys
 sys.path.insert(0, {os.path.join(root, 'python')!r}); sys.path.insert(0, {here!r})
 import torch, amp_mlir
 from bench_models import build
 torch.manual_seed(0)
-model, loss, opt, x, y = build("wide")
-open({path!r}, "w").write(amp_mlir.export_training_step(model, loss, opt, x, y))
+model, loss, opt, inputs, k = build({model!r})
+open({path!r}, "w").write(amp_mlir.export_training_step(model, loss, opt, *inputs,
+                                                         model_inputs=k))
 """
     subprocess.run([args.python, "-c", code], check=True)
 
@@ -98,18 +102,20 @@ with tempfile.TemporaryDirectory() as tmp:
                    check=True)
     sources = {}
     for model in models:
-        if model == "wide":
-            sources[model] = os.path.join(tmp, "wide.mlir")
-            export_wide(sources[model])
+        if model in EXPORTED:
+            sources[model] = os.path.join(tmp, f"{model}.mlir")
+            export(model, sources[model])
         else:
             sources[model] = os.path.join(root, STEPS_FILE[model])
     artifacts = {}
     for model in models:
         for precision, _ in OURS:
             path = os.path.join(tmp, f"{model}-{precision}.so")
-            subprocess.run([os.path.join(args.build, "bin", "amp-compile"),
-                            sources[model], f"--precision={precision}", "-o", path],
-                           check=True)
+            compiled = subprocess.run([os.path.join(args.build, "bin", "amp-compile"),
+                                       sources[model], f"--precision={precision}", "-o",
+                                       path], capture_output=True, text=True)
+            if compiled.returncode != 0:
+                sys.exit(f"amp-compile failed on {model} at {precision}:\n{compiled.stderr}")
             artifacts[model, precision] = path
     torch_version = subprocess.run(
         [args.python, "-c", "import torch; print(torch.__version__)"],

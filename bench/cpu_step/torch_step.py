@@ -21,16 +21,21 @@ from bench_models import build  # noqa: E402
 name, mode, threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
 torch.set_num_threads(threads)
 torch.manual_seed(0)
-model, loss_fn, optimizer, x, y = build(name)
+model, loss_fn, optimizer, inputs, k = build(name)
+
+
+def compute_loss():
+    out = model(*inputs[:k])
+    return loss_fn(out, *inputs[k:]) if loss_fn else out
 
 
 def step():
     optimizer.zero_grad(set_to_none=True)
     if mode == "fp32":
-        loss = loss_fn(model(x), y)
+        loss = compute_loss()
     else:
         with torch.autocast("cpu", dtype=torch.bfloat16):
-            loss = loss_fn(model(x), y)
+            loss = compute_loss()
     loss.backward()
     optimizer.step()
 
