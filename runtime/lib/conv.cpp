@@ -212,18 +212,17 @@ void referenceConvolution(const StridedMemRef<T, 4> *in,
         }
 }
 
+/// output += conv(input, filter) with T in oneDNN's `type` (f32 or bf16);
+/// `args` are the strides and dilations (H, W).
 template <typename T>
-void convolve(StridedMemRef<T, 4> *input, StridedMemRef<T, 4> *filter,
-              StridedMemRef<float, 4> *output, memory::data_type type,
-              int64_t strideH, int64_t strideW, int64_t dilationH,
-              int64_t dilationW) {
-  const int64_t strides[2] = {strideH, strideW};
-  const int64_t dilations[2] = {dilationH, dilationW};
+void convolveNative(StridedMemRef<T, 4> *input, StridedMemRef<T, 4> *filter,
+                    StridedMemRef<float, 4> *output, memory::data_type type,
+                    const int64_t args[4]) {
   if (!convolveOneDNN(describePlain(input, filter, output), type,
                       input->aligned + input->offset,
                       filter->aligned + filter->offset,
-                      output->aligned + output->offset, strides, dilations))
-    referenceConvolution(input, filter, output, strides, dilations);
+                      output->aligned + output->offset, args, args + 2))
+    referenceConvolution(input, filter, output, args, args + 2);
 }
 
 /// A dense f32 copy of an f16 operand that keeps its memory order (the
@@ -291,11 +290,11 @@ StridedMemRef<T, 4> groupView(const StridedMemRef<T, 5> *ref, int groupDim,
 }
 
 /// output += the grouped convolution: one oneDNN grouped primitive where
-/// the layout allows, else G plain convolutions through `plain`.
-template <typename T, typename Plain>
-void convolveGroups(StridedMemRef<T, 5> *input, StridedMemRef<T, 5> *filter,
+/// the layout allows, else G plain convolutions.
+template <typename T>
+void convolveNative(StridedMemRef<T, 5> *input, StridedMemRef<T, 5> *filter,
                     StridedMemRef<float, 5> *output, memory::data_type type,
-                    Plain plain, const int64_t args[4]) {
+                    const int64_t args[4]) {
   if (std::optional<ConvShape> shape = describeGrouped(input, filter, output))
     if (convolveOneDNN(*shape, type, input->aligned + input->offset,
                        filter->aligned + filter->offset,
@@ -305,68 +304,39 @@ void convolveGroups(StridedMemRef<T, 5> *input, StridedMemRef<T, 5> *filter,
     StridedMemRef<T, 4> in = groupView(input, 1, g);
     StridedMemRef<T, 4> weights = groupView(filter, 0, g);
     StridedMemRef<float, 4> out = groupView(output, 1, g);
-    plain(&in, &weights, &out, args[0], args[1], args[2], args[3]);
+    convolveNative(&in, &weights, &out, type, args);
   }
+}
+
+/// The f16 convolutions: operands widened to f32 (this thread's buffers,
+/// kept between calls), then the f32 convolution.
+template <int Rank>
+void convolveHalf(StridedMemRef<uint16_t, Rank> *input,
+                  StridedMemRef<uint16_t, Rank> *filter,
+                  StridedMemRef<float, Rank> *output, const int64_t args[4]) {
+  thread_local std::vector<float> wideInput, wideFilter;
+  StridedMemRef<float, Rank> in = widenHalf(input, wideInput);
+  StridedMemRef<float, Rank> weights = widenHalf(filter, wideFilter);
+  convolveNative(&in, &weights, output, memory::data_type::f32, args);
 }
 
 } // namespace
 
+// Every convolution of amprt_conv.def, by its input type.
+#define AMPRT_CONVOLVE_f32(in, f, out, args)                                   \
+  convolveNative(in, f, out, memory::data_type::f32, args)
+#define AMPRT_CONVOLVE_bf16(in, f, out, args)                                  \
+  convolveNative(in, f, out, memory::data_type::bf16, args)
+#define AMPRT_CONVOLVE_f16(in, f, out, args) convolveHalf(in, f, out, args)
+
 extern "C" {
-
-void _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32(
-    StridedMemRef<float, 4> *input, StridedMemRef<float, 4> *filter,
-    StridedMemRef<float, 4> *output, int64_t stride_h, int64_t stride_w,
-    int64_t dilation_h, int64_t dilation_w) {
-  convolve(input, filter, output, memory::data_type::f32, stride_h, stride_w,
-           dilation_h, dilation_w);
-}
-
-void _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16(
-    StridedMemRef<uint16_t, 4> *input, StridedMemRef<uint16_t, 4> *filter,
-    StridedMemRef<float, 4> *output, int64_t stride_h, int64_t stride_w,
-    int64_t dilation_h, int64_t dilation_w) {
-  convolve(input, filter, output, memory::data_type::bf16, stride_h, stride_w,
-           dilation_h, dilation_w);
-}
-
-void _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16(
-    StridedMemRef<uint16_t, 4> *input, StridedMemRef<uint16_t, 4> *filter,
-    StridedMemRef<float, 4> *output, int64_t stride_h, int64_t stride_w,
-    int64_t dilation_h, int64_t dilation_w) {
-  thread_local std::vector<float> wideInput, wideFilter;
-  StridedMemRef<float, 4> in = widenHalf(input, wideInput);
-  StridedMemRef<float, 4> weights = widenHalf(filter, wideFilter);
-  convolve(&in, &weights, output, memory::data_type::f32, stride_h, stride_w,
-           dilation_h, dilation_w);
-}
-
-void _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32(
-    StridedMemRef<float, 5> *input, StridedMemRef<float, 5> *filter,
-    StridedMemRef<float, 5> *output, int64_t stride_h, int64_t stride_w,
-    int64_t dilation_h, int64_t dilation_w) {
-  const int64_t args[4] = {stride_h, stride_w, dilation_h, dilation_w};
-  convolveGroups(input, filter, output, memory::data_type::f32,
-                 _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32, args);
-}
-
-void _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_bf16(
-    StridedMemRef<uint16_t, 5> *input, StridedMemRef<uint16_t, 5> *filter,
-    StridedMemRef<float, 5> *output, int64_t stride_h, int64_t stride_w,
-    int64_t dilation_h, int64_t dilation_w) {
-  const int64_t args[4] = {stride_h, stride_w, dilation_h, dilation_w};
-  convolveGroups(input, filter, output, memory::data_type::bf16,
-                 _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16, args);
-}
-
-void _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f16(
-    StridedMemRef<uint16_t, 5> *input, StridedMemRef<uint16_t, 5> *filter,
-    StridedMemRef<float, 5> *output, int64_t stride_h, int64_t stride_w,
-    int64_t dilation_h, int64_t dilation_w) {
-  thread_local std::vector<float> wideInput, wideFilter;
-  StridedMemRef<float, 5> in = widenHalf(input, wideInput);
-  StridedMemRef<float, 5> weights = widenHalf(filter, wideFilter);
-  _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32(&in, &weights, output, stride_h,
-                                             stride_w, dilation_h, dilation_w);
-}
-
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
+  void _mlir_ciface_amp_rt_##NAME(                                             \
+      StridedMemRef<C_TYPE, RANK> *input, StridedMemRef<C_TYPE, RANK> *filter, \
+      StridedMemRef<float, RANK> *output, int64_t stride_h, int64_t stride_w,  \
+      int64_t dilation_h, int64_t dilation_w) {                                \
+    const int64_t args[4] = {stride_h, stride_w, dilation_h, dilation_w};      \
+    AMPRT_CONVOLVE_##INPUT_TYPE(input, filter, output, args);                  \
+  }
+#include "amprt_conv.def"
 } // extern "C"

@@ -5,6 +5,7 @@
 #include "amprt.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace amp_train;
@@ -20,6 +21,15 @@ static DataColumn makeColumn(std::string name, amp_dtype dtype,
   column.values.resize(values.size() * sizeof(T));
   std::memcpy(column.values.data(), values.data(), column.values.size());
   return column;
+}
+
+/// The learning rate `lr` as the column of argument `name`, fed whole
+/// every step.
+static DataColumn makeLearningRate(std::string name, float lr) {
+  DataColumn rate =
+      makeColumn(std::move(name), AMP_F32, std::vector<float>{lr}, 1);
+  rate.perExample = false;
+  return rate;
 }
 
 StepData amp_train::getStepData(Dataset data, const ModelBinding &model,
@@ -43,9 +53,7 @@ StepData amp_train::getStepData(Dataset data, const ModelBinding &model,
     result.columns.push_back(makeColumn("labels", AMP_F32, oneHot, kClasses));
   }
   if (model.takesLearningRate) {
-    DataColumn rate = makeColumn("lr", AMP_F32, std::vector<float>{lr}, 1);
-    rate.perExample = false;
-    result.columns.push_back(std::move(rate));
+    result.columns.push_back(makeLearningRate("lr", lr));
   }
   return result;
 }
@@ -161,13 +169,7 @@ amp_train::bindNamedArrays(const amp_function_info &step,
     if (found == arrays.end()) {
       if (arg.rank == 0 && arg.dtype == AMP_F32 && learningRate.empty()) {
         learningRate = name;
-        DataColumn rate;
-        rate.name = name;
-        rate.perExample = false;
-        rate.exampleBytes = sizeof(float);
-        rate.values.resize(sizeof(float));
-        std::memcpy(rate.values.data(), &lr, sizeof(float));
-        binding.data.columns.push_back(std::move(rate));
+        binding.data.columns.push_back(makeLearningRate(name, lr));
         continue;
       }
       error = "the file has no array '" + name + "' for the step's " + what +
@@ -239,7 +241,7 @@ amp_train::bindNamedArrays(const amp_function_info &step,
             "' has no data argument with a batch dimension to feed";
     return std::nullopt;
   }
-  if (!learningRate.empty() && lr != lr) {
+  if (!learningRate.empty() && std::isnan(lr)) {
     error = "the file has no array '" + learningRate +
             "' for the step's scalar f32 data argument: it is the learning "
             "rate, pass --lr";
