@@ -12,7 +12,8 @@ namespace mlir {
 class DialectRegistry;
 namespace amp {
 
-/// Adds the amp dialect to `registry`.
+/// Adds the amp dialect and its interface models (bufferization of
+/// `amp.all_reduce`) to `registry`.
 void registerAMPDialect(DialectRegistry &registry);
 
 /// Registers every amp pass and pipeline, once (later calls do nothing).

@@ -99,9 +99,12 @@ FailureOr<TrainingGraph> TrainingGraph::analyze(FunctionOpInterface func,
   });
   if (walk.wasInterrupted())
     return failure();
-  if (!graph.seed)
+  // Loss scaling replaces the seed by the scale and leaves an amp.unscale.
+  bool lossScaled = false;
+  func.getFunctionBody().walk([&](UnscaleOp) { lossScaled = true; });
+  if (!graph.seed && !lossScaled)
     return error(func) << "no 'amp.loss_grad' seeds the backward pass";
-  if (graph.seed.getLoss() != graph.returnOp->getOperand(*loss))
+  if (graph.seed && graph.seed.getLoss() != graph.returnOp->getOperand(*loss))
     return error(graph.seed) << "'amp.loss_grad' must take the value "
                                 "returned as the loss (result "
                              << *loss << ")";
@@ -118,6 +121,8 @@ FailureOr<TrainingGraph> TrainingGraph::analyze(FunctionOpInterface func,
   // update does not use the backward pass: otherwise it would be updated
   // with a gradient still multiplied by the loss scale and escape the
   // overflow check.
+  if (!graph.seed)
+    return graph; // checked when the seed was still there
   llvm::DenseSet<Value> backward = getBackwardValues(graph);
   for (unsigned param : graph.params) {
     if (gradOfParam.count(param))

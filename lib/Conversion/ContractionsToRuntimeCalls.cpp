@@ -12,6 +12,7 @@
 
 #include "amp/Conversion/Passes.h"
 #include "amp/Utils/Contractions.h"
+#include "amp/Utils/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -42,24 +43,9 @@ static constexpr RuntimeGemm kRuntimeGemms[] = {
 };
 
 /// `type` as the .def files spell it ("f32", "bf16").
-static std::string getTypeName(Type type) {
-  std::string name;
-  llvm::raw_string_ostream(name) << type;
-  return name;
-}
-
-/// What every runtime call takes: a fully dynamic strided memref.
-static MemRefType getFullyDynamicStridedType(Type elementType, int64_t rank) {
-  auto layout =
-      StridedLayoutAttr::get(elementType.getContext(), ShapedType::kDynamic,
-                             SmallVector<int64_t>(rank, ShapedType::kDynamic));
-  return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
-                         elementType, layout);
-}
-
 /// The runtime's GEMM for inputs of `inputType` at `rank`, if it has one.
 static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank) {
-  std::string typeName = getTypeName(inputType);
+  std::string typeName = getRuntimeTypeName(inputType);
   for (const RuntimeGemm &gemm : kRuntimeGemms)
     if (gemm.inputType == typeName && gemm.rank == rank)
       return &gemm;
@@ -68,22 +54,6 @@ static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank) {
 
 static StringRef getSymbolPrefix(GemmRuntime runtime) {
   return runtime == GemmRuntime::CUDA ? "amp_rt_cuda_" : "amp_rt_";
-}
-
-/// The private declaration of runtime function `name` taking `operands`
-/// (C interface), created on first use.
-static func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
-                                           ValueRange operands) {
-  if (auto callee = module.lookupSymbol<func::FuncOp>(name))
-    return callee;
-  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-  auto callee = func::FuncOp::create(
-      builder, module.getLoc(), name,
-      builder.getFunctionType(operands.getTypes(), TypeRange{}));
-  callee.setPrivate();
-  callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                  builder.getUnitAttr());
-  return callee;
 }
 
 /// The loops of a contraction in GEMM roles, C[batch, m, n] += A[batch, m,
@@ -409,7 +379,7 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   Value filter = op.getDpsInputOperand(1)->get();
   Value output = op.getDpsInitOperand(0)->get();
   Type inputType = cast<MemRefType>(input.getType()).getElementType();
-  std::string typeName = getTypeName(inputType);
+  std::string typeName = getRuntimeTypeName(inputType);
   const RuntimeConv *conv =
       llvm::find_if(kRuntimeConvs, [&](const RuntimeConv &c) {
         return c.inputType == typeName && c.rank == layout->rank;

@@ -239,6 +239,82 @@ struct LowerSkipIfInf : OpRewritePattern<SkipIfInfOp> {
 };
 
 /// The gradient marker is the identity.
+/// A bucket of several tensors, or of one that is not 1-D, becomes one 1-D
+/// tensor reduced by one `amp.all_reduce`: a bucket is one collective call
+/// on one contiguous buffer, which is what bufferization turns the op into
+/// (runtime/include/amprt_collectives.def).
+struct PackAllReduce : OpRewritePattern<AllReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AllReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    ValueRange values = op.getValues();
+    if (values.size() == 1 &&
+        cast<RankedTensorType>(values.front().getType()).getRank() == 1)
+      return failure();
+    Location loc = op.getLoc();
+    Type element = getElementTypeOrSelf(values.front().getType());
+    int64_t total = 0;
+    for (Value value : values)
+      total += cast<RankedTensorType>(value.getType()).getNumElements();
+    auto flatType = [&](int64_t size) {
+      return RankedTensorType::get({size}, element);
+    };
+    // Reshapes between a tensor and its 1-D form: every dimension in one
+    // group (none for rank 0).
+    auto allDims = [](int64_t rank) {
+      SmallVector<ReassociationIndices> groups;
+      if (rank > 0)
+        groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+      return groups;
+    };
+    Value packed = tensor::EmptyOp::create(rewriter, loc, ArrayRef{total},
+                                           element);
+    int64_t offset = 0;
+    for (Value value : values) {
+      auto type = cast<RankedTensorType>(value.getType());
+      int64_t size = type.getNumElements();
+      Value flat = value;
+      if (type.getRank() > 1)
+        flat = tensor::CollapseShapeOp::create(rewriter, loc, value,
+                                               allDims(type.getRank()));
+      else if (type.getRank() == 0)
+        flat = tensor::ExpandShapeOp::create(rewriter, loc, flatType(1), value,
+                                             allDims(0));
+      packed = tensor::InsertSliceOp::create(
+          rewriter, loc, flat, packed, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(offset)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(size)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+      offset += size;
+    }
+    Value reduced = AllReduceOp::create(rewriter, loc, ValueRange{packed},
+                                        op.getReduction())
+                        .getReduced()
+                        .front();
+    SmallVector<Value> results;
+    offset = 0;
+    for (Value value : values) {
+      auto type = cast<RankedTensorType>(value.getType());
+      int64_t size = type.getNumElements();
+      Value piece = tensor::ExtractSliceOp::create(
+          rewriter, loc, flatType(size), reduced,
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(offset)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(size)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+      if (type.getRank() > 1)
+        piece = tensor::ExpandShapeOp::create(rewriter, loc, type, piece,
+                                              allDims(type.getRank()));
+      else if (type.getRank() == 0)
+        piece = tensor::CollapseShapeOp::create(rewriter, loc, type, piece,
+                                                allDims(0));
+      results.push_back(piece);
+      offset += size;
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct LowerGrad : OpRewritePattern<GradOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -279,5 +355,5 @@ struct LowerAMPOpsPass
 
 void mlir::amp::populateLowerAMPOpsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerGrad, LowerLossGrad, LowerUnscale, LowerUpdateScale,
-               LowerSkipIfInf>(patterns.getContext());
+               LowerSkipIfInf, PackAllReduce>(patterns.getContext());
 }

@@ -4,6 +4,7 @@
 
 #include "amp/Conversion/Passes.h"
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Dialect/AMP/Transforms/BufferizableOpInterfaceImpl.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
 
@@ -13,6 +14,7 @@
 
 void mlir::amp::registerAMPDialect(DialectRegistry &registry) {
   registry.insert<AMPDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void mlir::amp::registerAllAMPPasses() {

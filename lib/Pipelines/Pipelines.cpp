@@ -68,6 +68,17 @@ void mlir::amp::buildAMPPipeline(OpPassManager &pm,
   lossScaling.maxScale = options.maxScale;
   lossScaling.hysteresis = options.hysteresis;
   pm.addPass(createLossScalingPass(lossScaling));
+  addDataParallelPass(pm, options);
+}
+
+void mlir::amp::addDataParallelPass(OpPassManager &pm,
+                                    const AMPPipelineOptions &options) {
+  if (!options.dataParallel)
+    return;
+  DataParallelPassOptions dataParallel;
+  dataParallel.bucketMiB = options.bucketMiB;
+  dataParallel.reduceType = options.reduceType;
+  pm.addPass(createDataParallelPass(dataParallel));
 }
 
 //===----------------------------------------------------------------------===//

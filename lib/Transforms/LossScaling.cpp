@@ -95,6 +95,10 @@ LogicalResult mlir::amp::applyLossScaling(TrainingGraph &graph,
   if (config.mode == LossScalingMode::None)
     return success();
   FunctionOpInterface func = graph.func;
+  if (!graph.seed)
+    return emitError(func.getLoc())
+           << "amp-loss-scaling: the step is already loss scaled (it has an "
+              "'amp.unscale' and no 'amp.loss_grad' seed)";
   if (graph.grads.empty())
     return emitError(func.getLoc()) << "amp-loss-scaling: no 'amp.grad' in the "
                                "training step: there is nothing to unscale";

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amprt.h"
+#include "report.h"
 #include "float_convert.h"
 
 #include <dlfcn.h>
@@ -82,15 +83,7 @@ private:
   size_t bytes = 0;
 };
 
-/// Writes a printf-style message into a caller's error buffer.
-void report(char *error, size_t size, const char *format, ...) {
-  if (!error || size == 0)
-    return;
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(error, size, format, args);
-  va_end(args);
-}
+using amprt::report;
 
 /// splitmix64: small, fast and the same everywhere.
 uint64_t nextRandom(uint64_t &state) {

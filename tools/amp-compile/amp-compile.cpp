@@ -70,6 +70,11 @@ static llvm::cl::opt<std::string> ampOptions(
     "amp-options",
     llvm::cl::desc("More --amp-pipeline options, e.g. \"loss-scaling=none\""),
     llvm::cl::init(""));
+static llvm::cl::opt<bool> dataParallel(
+    "data-parallel",
+    llvm::cl::desc("Average gradients over the ranks of a data-parallel run "
+                   "(--amp-options=data-parallel; also at --precision=f32)"),
+    llvm::cl::init(false));
 static llvm::cl::opt<std::string> emitMLIR(
     "emit-mlir",
     llvm::cl::desc("Also write the mixed-precision module (before lowering) "
@@ -122,7 +127,7 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  if (precision != kNoMixedPrecision) {
+  {
     std::unique_ptr<amp::AMPPipelineOptions> pipelineOptions =
         amp::AMPPipelineOptions::createFromString(ampOptions);
     if (!pipelineOptions) {
@@ -132,8 +137,14 @@ int main(int argc, char **argv) {
     // A precision inside --amp-options wins, as it always has.
     if (!pipelineOptions->precision.hasValue())
       pipelineOptions->precision = precision;
+    pipelineOptions->dataParallel =
+        pipelineOptions->dataParallel || dataParallel;
     PassManager pm(&context);
-    amp::buildAMPPipeline(pm, *pipelineOptions);
+    // Without mixed precision only the data-parallel options apply.
+    if (precision != kNoMixedPrecision)
+      amp::buildAMPPipeline(pm, *pipelineOptions);
+    else
+      amp::addDataParallelPass(pm, *pipelineOptions);
     if (failed(pm.run(*module)))
       return 1;
   }

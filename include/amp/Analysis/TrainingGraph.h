@@ -24,7 +24,8 @@ struct TrainingGraph {
   Operation *returnOp = nullptr;
   /// Index of the `amp.loss` result.
   unsigned lossResult = 0;
-  /// The backward seed.
+  /// The backward seed; null once amp-loss-scaling has replaced it by the
+  /// scale (the step then has an `amp.unscale`).
   LossGradOp seed;
   /// Every `amp.grad`, in program order.
   SmallVector<GradOp> grads;

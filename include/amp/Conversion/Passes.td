@@ -16,7 +16,11 @@ def LowerAMPOpsPass : Pass<"amp-lower-ops"> {
       (multiply by 1/scale in f32) and one any-non-finite reduction chained
       over all gradients (`|x| >= inf`, unordered, so NaN counts);
     * `amp.update_scale` and `amp.skip_if_inf` are scalar arith on
-      extracted values.
+      extracted values;
+    * `amp.all_reduce` of a bucket becomes one `amp.all_reduce` of a 1-D
+      tensor packing the bucket (insert_slice into tensor.empty, reshapes
+      back after). That op stays: bufferization turns it into the runtime
+      call that reduces the buffer in place.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -88,14 +88,34 @@ struct AMPPipelineOptions : public PassPipelineOptions<AMPPipelineOptions> {
       *this, "hysteresis",
       llvm::cl::desc("Overflows tolerated before backing off"),
       llvm::cl::init(LossScalingConfig::kDefaultHysteresis)};
+  Option<bool> dataParallel{
+      *this, "data-parallel",
+      llvm::cl::desc("Average gradients over the ranks of a data-parallel "
+                     "run (amp-data-parallel)"),
+      llvm::cl::init(false)};
+  Option<double> bucketMiB{
+      *this, "bucket-mb",
+      llvm::cl::desc("amp-data-parallel: largest gradient bucket in MiB"),
+      llvm::cl::init(DataParallelConfig::kDefaultBucketMiB)};
+  Option<GradientReduceType> reduceType{
+      *this, "reduce-type",
+      llvm::cl::desc("amp-data-parallel: element type gradients travel in"),
+      llvm::cl::init(DataParallelConfig::kDefaultReduceType),
+      kGradientReduceTypes};
 };
 
 /// The loss-scaling mode `options` ask for, with `auto` resolved from the
 /// precision.
 LossScalingMode resolveLossScalingMode(const AMPPipelineOptions &options);
 
-/// autocast, cleanup (canonicalize, CSE), master weights, loss scaling.
+/// autocast, cleanup (canonicalize, CSE), master weights, loss scaling,
+/// and with `data-parallel` the gradient all-reduce.
 void buildAMPPipeline(OpPassManager &pm, const AMPPipelineOptions &options);
+
+/// amp-data-parallel with the options' bucket size and reduce type, when
+/// `data-parallel` is set (also for a step compiled without mixed
+/// precision).
+void addDataParallelPass(OpPassManager &pm, const AMPPipelineOptions &options);
 
 //===----------------------------------------------------------------------===//
 // Lowering stages, shared by the targets

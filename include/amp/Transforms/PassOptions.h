@@ -36,9 +36,36 @@ inline constexpr llvm::cl::OptionEnumValue kGemmRuntimeTable[] = {
 };
 inline constexpr EnumChoices<GemmRuntime> kGemmRuntimes{kGemmRuntimeTable};
 
+/// The element type in which amp-data-parallel reduces gradients. f32 by
+/// default: a 16-bit sum of N scaled f16 gradients can overflow where the
+/// f32 one does not (and skip a step), and bf16 keeps 8 bits of each.
+enum class GradientReduceType { F32, F16, BF16 };
+
+inline constexpr llvm::cl::OptionEnumValue kGradientReduceTypeTable[] = {
+    clEnumValN(GradientReduceType::F32, "f32",
+               "f32 (exact for two ranks; PyTorch DDP's choice for AMP)"),
+    clEnumValN(GradientReduceType::F16, "f16",
+               "IEEE half: half the bytes, may overflow with loss scaling"),
+    clEnumValN(GradientReduceType::BF16, "bf16",
+               "bfloat16: half the bytes, 8-bit mantissa"),
+};
+inline constexpr EnumChoices<GradientReduceType> kGradientReduceTypes{
+    kGradientReduceTypeTable};
+
+/// The defaults of amp-data-parallel (PyTorch DDP's bucket size).
+struct DataParallelConfig {
+  static constexpr GradientReduceType kDefaultReduceType =
+      GradientReduceType::F32;
+  static constexpr double kDefaultBucketMiB = 25.0;
+
+  GradientReduceType reduceType = kDefaultReduceType;
+  double bucketMiB = kDefaultBucketMiB;
+};
+
 } // namespace mlir::amp
 
 AMP_DECLARE_CHOICE_OPTION(::mlir::amp::CastDialect)
+AMP_DECLARE_CHOICE_OPTION(::mlir::amp::GradientReduceType)
 AMP_DECLARE_CHOICE_OPTION(::mlir::amp::GemmRuntime)
 
 #endif // AMP_TRANSFORMS_PASSOPTIONS_H

@@ -166,6 +166,45 @@ def LossScalingPass : Pass<"amp-loss-scaling", "::mlir::ModuleOp"> {
   ];
 }
 
+def DataParallelPass : Pass<"amp-data-parallel", "::mlir::ModuleOp"> {
+  let summary = "Average gradients over the ranks of a data-parallel run "
+                "inside the step; one global overflow decision";
+  let description = [{
+    Every rank runs the same step on its shard of the global batch (each
+    data argument of rank >= 1 is the rank's shard; a rank-0 data argument
+    such as the learning rate must be the same on every rank). The pass
+    makes every rank return the same params, optimizer state and scale:
+
+    * each gradient (the operand of its `amp.grad`) is averaged over the
+      ranks by `amp.all_reduce mean`, in buckets of at most `bucket-mb` MiB
+      filled in the order the backward pass produces the gradients, each
+      issued as soon as its last gradient exists. With `reduce-type=f16`
+      or `bf16` the bucket travels in 16 bits (cast before, back after);
+    * after loss scaling, `found_inf` is reduced with `max`, so every rank
+      skips the same steps and moves its scale the same way;
+    * every other result that depends on the rank's shard (the loss; an
+      `amp.update_of` such as batch-norm running statistics) is averaged,
+      just before the return (an update kept on overflow is averaged before
+      `amp.skip_if_inf`, so a skipped step leaves it bit-identical).
+
+    Run it after `amp-loss-scaling`. With one process the collectives
+    return their operands and the step trains as before.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tosa::TosaDialect"];
+  let options = [
+    Option<"bucketMiB", "bucket-mb", "double",
+           /*default=*/"::mlir::amp::DataParallelConfig::kDefaultBucketMiB",
+           "Largest gradient bucket in MiB (of the reduce type); a larger "
+           "gradient is a bucket of its own">,
+    Option<"reduceType", "reduce-type", "::mlir::amp::GradientReduceType",
+           /*default=*/"::mlir::amp::DataParallelConfig::kDefaultReduceType",
+           "Element type the gradients travel in",
+           "::mlir::amp::kGradientReduceTypes">,
+  ];
+}
+
 def DropMarkersPass : Pass<"amp-drop-markers", "::mlir::ModuleOp"> {
   let summary = "Remove the amp markers from every function";
   let description = [{

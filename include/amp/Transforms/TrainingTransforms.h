@@ -10,12 +10,18 @@
 
 #include "amp/Analysis/TrainingGraph.h"
 #include "amp/Dialect/AMP/IR/LossScaling.h"
+#include "amp/Transforms/PassOptions.h"
 
 namespace mlir::amp {
 
 /// Rewrites one training step for loss scaling (see the pass's docs).
 LogicalResult applyLossScaling(TrainingGraph &graph,
                                const LossScalingConfig &config);
+
+/// Averages the step's gradients and rank-local results over the ranks of
+/// a data-parallel run and reduces `found_inf` (see the pass's docs).
+LogicalResult applyDataParallel(TrainingGraph &graph,
+                                const DataParallelConfig &config);
 
 /// Makes each param's low-precision working copy one cast at the top of the
 /// step; with `cacheWorkingCopy`, turns the copies into step state.

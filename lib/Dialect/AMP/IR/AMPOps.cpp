@@ -10,6 +10,8 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+#include "amp/Dialect/AMP/IR/AMPOpsEnums.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "amp/Dialect/AMP/IR/AMPOps.cpp.inc"
 
@@ -112,5 +114,29 @@ LogicalResult UpdateScaleOp::verify() {
   if (hasTracker != static_cast<bool>(getNewHysteresisTracker()))
     return emitOpError("returns a new hysteresis tracker exactly when it "
                        "takes one");
+  return success();
+}
+
+LogicalResult AllReduceOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  llvm::append_range(inferredReturnTypes, operands.getTypes());
+  return success();
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (getValues().empty())
+    return emitOpError("needs at least one value to reduce");
+  // One bucket is one buffer of one element type.
+  Type element = getElementTypeOrSelf(getValues().front().getType());
+  for (Value value : getValues())
+    if (getElementTypeOrSelf(value.getType()) != element)
+      return emitOpError("values of one bucket must share an element type, "
+                         "got ")
+             << element << " and " << getElementTypeOrSelf(value.getType());
+  if (element.isInteger(1) && getReduction() != Reduction::Max)
+    return emitOpError("i1 values can only be reduced with 'max', got '")
+           << stringifyReduction(getReduction()) << "'";
   return success();
 }

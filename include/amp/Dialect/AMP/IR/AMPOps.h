@@ -10,6 +10,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "amp/Dialect/AMP/IR/AMPOpsEnums.h.inc"
+
 #define GET_OP_CLASSES
 #include "amp/Dialect/AMP/IR/AMPOps.h.inc"
 

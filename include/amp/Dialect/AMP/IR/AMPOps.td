@@ -7,6 +7,7 @@ include "amp/Dialect/AMP/IR/AMPDialect.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/EnumAttr.td"
 
 def AMP_FloatTensorOrScalar : AnyTypeOf<[AnyFloat, TensorOf<[AnyFloat]>],
     "float scalar or tensor of floats">;
@@ -160,6 +161,51 @@ def AMP_SkipIfInfOp : AMP_Op<"skip_if_inf", [Pure,
   let assemblyFormat = [{
     $found_inf `,` $old_value `,` $new_value attr-dict `:` type($result)
   }];
+}
+
+// The values are also libamprt's (amprt_comm.h, AMPRT_REDUCE_*): the
+// lowering passes them to the runtime as they are.
+def AMP_ReductionSum : I32EnumAttrCase<"Sum", 0, "sum">;
+def AMP_ReductionMean : I32EnumAttrCase<"Mean", 1, "mean">;
+def AMP_ReductionMax : I32EnumAttrCase<"Max", 2, "max">;
+def AMP_ReductionAttr : I32EnumAttr<"Reduction",
+    "how amp.all_reduce combines the values of the ranks",
+    [AMP_ReductionSum, AMP_ReductionMean, AMP_ReductionMax]> {
+  let cppNamespace = "::mlir::amp";
+}
+
+def AMP_AllReduceOp : AMP_Op<"all_reduce", [
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "combine tensors across the ranks of a data-parallel run";
+  let description = [{
+    Every rank of a data-parallel run passes its own values and receives,
+    in each result, the element-wise `sum`, `mean` (the sum divided by the
+    number of ranks, rounded once) or `max` over all ranks. The operands
+    are one bucket: they travel together as one buffer of their common
+    element type, so a bucket is one collective call. With a single
+    process every result equals its operand (`mean` and `sum` over one
+    rank).
+
+    The op communicates: it is never removed, merged or reordered with
+    another `amp.all_reduce` (every rank must issue the same collectives
+    in the same order), so it has a write effect.
+
+    `amp-data-parallel` creates these ops: `mean` of the gradients and of
+    the rank-local results, `max` of `found_inf` (i1, as a byte).
+
+    ```mlir
+    %g:2 = amp.all_reduce mean %dw, %db : tensor<784x256xf32>, tensor<1x256xf32>
+    %inf = amp.all_reduce max %found_inf : tensor<i1>
+    ```
+  }];
+  let arguments = (ins Variadic<StaticShapeTensorOf<[F32, F16, BF16, I1]>>:$values,
+                       AMP_ReductionAttr:$reduction);
+  let results = (outs Variadic<StaticShapeTensorOf<[F32, F16, BF16, I1]>>:$reduced);
+  let assemblyFormat = [{
+    $reduction $values attr-dict `:` type($values)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // AMP_DIALECT_AMP_IR_AMPOPS_TD
