@@ -104,3 +104,7 @@ torch2_python = python_with_torch(
     "import torch, torch_mlir.fx; assert torch.__version__.startswith('2.')")
 python_with_torch(torch2_python, "torch-models", "import torchvision, timm, transformers")
 config.substitutions.append(("%torch2_python", torch2_python))
+# Data-parallel runs need Open MPI's launcher (Debian's openmpi-bin).
+import shutil
+if shutil.which("mpirun"):
+    config.available_features.add("mpi")

@@ -75,6 +75,8 @@ CompiledModel amp_train::compileModel(const Options &options,
     flags.push_back("--amp-options=" + options.ampOptions);
   if (!options.target.empty())
     flags.push_back("--target=" + options.target);
+  if (options.dataParallel)
+    flags.push_back("--data-parallel");
 
   // The artifact depends on the source, the flags and the compiler: the
   // cache key hashes all three (XXH3, 128 bits).

@@ -113,8 +113,19 @@ void addFlags(CLI::App &app, Options &options) {
   app.add_option("--poison", options.poison,
                  "overflow (pixels x 1e5, beyond f16) or nan")
       ->check(CLI::IsMember({"overflow", "nan"}));
+  app.add_option("--poison-rank", options.poisonRank,
+                 "under mpirun: the rank whose shard --poison-step corrupts")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   app.add_flag("--print-digest", options.printDigest,
-               "print FNV-1a digests of params and optimizer state");
+               "print FNV-1a digests of params and optimizer state (every "
+               "rank, prefixed by its number, under mpirun)");
+  app.add_option("--comm", options.comm,
+                 "communicator of a data-parallel run: mpi, none, or auto "
+                 "(mpi when started by mpirun)")
+      ->check(CLI::IsMember({"auto", "none", "mpi"}));
+  app.add_flag("--check-replicas", options.checkReplicas,
+               "under mpirun: after every step, check that all ranks hold "
+               "the same params and state");
 }
 
 } // namespace

@@ -35,7 +35,12 @@ struct Options {
   // Fault injection, to check that a bad batch is skipped and nothing lost.
   int64_t poisonStep = -1;
   std::string poison = "overflow";
+  int poisonRank = 0; // whose shard --poison-step corrupts
   bool printDigest = false;
+  // Data parallelism: the communicator, and a per-step replica check.
+  std::string comm = "auto";
+  bool checkReplicas = false;
+  bool dataParallel = false; // set when there are several ranks
   int64_t batch = -1; // checked against the artifact's batch
   float lr = NAN;     // for a step that takes its learning rate
   int threads = 0;    // 0: the runtime's default, every core

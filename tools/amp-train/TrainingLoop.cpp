@@ -2,6 +2,8 @@
 
 #include "TrainingLoop.h"
 
+#include "amprt_comm.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -45,11 +47,16 @@ static void drawProgress(int64_t done, int64_t total, float loss, float scale) {
 }
 
 int64_t amp_train::runTrainingLoop(amprt_session *session, int64_t batch,
-                                   const Options &options, StepData &train) {
-  int64_t perEpoch = train.examples / batch;
+                                   const Options &options, StepData &train,
+                                   const Ranks &ranks) {
+  int64_t globalBatch = batch * ranks.size;
+  int64_t perEpoch = train.examples / globalBatch;
   if (perEpoch == 0)
     fail("fewer training examples (" + std::to_string(train.examples) +
-         ") than one batch of " + std::to_string(batch));
+         ") than one batch of " + std::to_string(globalBatch) +
+         (ranks.size > 1 ? " (" + std::to_string(batch) + " per rank x " +
+                               std::to_string(ranks.size) + " ranks)"
+                         : std::string()));
   if (options.steps < 0 &&
       options.epochs > std::numeric_limits<int64_t>::max() / perEpoch)
     fail("--epochs=" + std::to_string(options.epochs) + " of " +
@@ -58,7 +65,7 @@ int64_t amp_train::runTrainingLoop(amprt_session *session, int64_t batch,
   int64_t total =
       options.steps >= 0 ? options.steps : options.epochs * perEpoch;
   int64_t already = amprt_session_steps(session);
-  if (already >= total)
+  if (already >= total && ranks.isRoot())
     std::fprintf(stderr,
                  "amp-train: note: the session is at step %lld, not before "
                  "the %lld steps asked for: nothing to train\n",
@@ -71,7 +78,7 @@ int64_t amp_train::runTrainingLoop(amprt_session *session, int64_t batch,
   auto logFailed = [&] {
     fail("cannot write log '" + options.log + "': " + std::strerror(errno));
   };
-  if (!options.log.empty()) {
+  if (!options.log.empty() && ranks.isRoot()) {
     bool append = !options.resume.empty();
     log = std::fopen(options.log.c_str(), append ? "a" : "w");
     if (!log)
@@ -108,25 +115,35 @@ int64_t amp_train::runTrainingLoop(amprt_session *session, int64_t batch,
       if (!column.perExample)
         continue;
       for (int64_t r = 0; r < batch; ++r) {
-        int64_t example = order[position * batch + r];
+        int64_t example =
+            order[position * globalBatch + ranks.rank * batch + r];
         std::memcpy(&batches[c][r * column.exampleBytes],
                     &column.values[example * column.exampleBytes],
                     column.exampleBytes);
       }
     }
-    if (done + 1 == options.poisonStep)
+    if (done + 1 == options.poisonStep && ranks.rank == options.poisonRank)
       poison(batches[0], options.poison == "nan");
     bool finite = true;
     for (size_t c = 0; c < train.columns.size(); ++c)
       if (train.columns[c].dtype == AMP_F32 && train.columns[c].perExample)
         finite &= allFinite(batches[c]);
     // A batch with NaN or inf in its data is skipped before it can reach
-    // the params (loss scaling only guards f16/bf16 steps).
+    // the params (loss scaling only guards f16/bf16 steps); by every rank,
+    // which must all run the step's collectives or none.
+    if (ranks.size > 1)
+      finite = !onAnyRank(!finite);
     nonFiniteBatches += !finite;
-    if (finite)
+    if (finite) {
       amprt_session_step(session, data.data());
-    else
+      // Every rank stops here together: they all run the same artifact.
+      if (ranks.size > 1 && amprt_comm_step_calls() == 0)
+        fail("the step ran without a single all-reduce: it was not compiled "
+             "for data parallelism, and the ranks would train apart "
+             "(amp-compile --data-parallel, or give amp-train the .mlir)");
+    } else {
       amprt_session_skip(session);
+    }
     float loss = amprt_session_loss(session);
     float scale = amprt_session_scale(session);
     int skipped = amprt_session_found_inf(session);
@@ -135,6 +152,10 @@ int64_t amp_train::runTrainingLoop(amprt_session *session, int64_t batch,
                             static_cast<long long>(epoch), loss, scale,
                             skipped) < 0)
       logFailed();
+    if (options.checkReplicas)
+      checkReplicas(session, ranks, "after step " + std::to_string(done + 1));
+    if (!ranks.isRoot())
+      continue;
     if (options.progress && (done % 10 == 0 || done + 1 == total))
       drawProgress(done + 1, total, loss, scale);
     bool epochEnd = position + 1 == perEpoch || done + 1 == total;

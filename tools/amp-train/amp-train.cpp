@@ -23,11 +23,14 @@
 
 #include "Common.h"
 #include "Data.h"
+#include "Distributed.h"
 #include "Model.h"
 #include "Npz.h"
 #include "Options.h"
 #include "StepData.h"
 #include "TrainingLoop.h"
+
+#include "amprt_comm.h"
 
 #include <unistd.h>
 
@@ -56,12 +59,23 @@ int main(int argc, char **argv) {
     std::fputs(getUsage().c_str(), stdout);
     return 0;
   }
+  // Under mpirun every rank runs this; rank 0 speaks for all.
+  Ranks ranks = startCommunicator(options.comm);
+  if (ranks.size > 1) {
+    options.dataParallel = true;
+    if (options.poisonRank >= ranks.size)
+      fail("--poison-rank=" + std::to_string(options.poisonRank) +
+           " but there are " + std::to_string(ranks.size) + " ranks");
+    if (!ranks.isRoot())
+      options.quiet = true;
+  }
   options.progress = isatty(STDERR_FILENO) && !options.quiet;
   // A full disk (or `ulimit -f`) makes a write fail with a reason instead
   // of killing the process.
   std::signal(SIGXFSZ, SIG_IGN);
   // A temporary left by an interrupted save is never a checkpoint.
-  if (!options.save.empty() && ::unlink((options.save + ".tmp").c_str()) == 0)
+  if (!options.save.empty() && ranks.isRoot() &&
+      ::unlink((options.save + ".tmp").c_str()) == 0)
     std::fprintf(stderr,
                  "amp-train: note: removed '%s.tmp', left by an interrupted "
                  "save\n",
@@ -70,7 +84,12 @@ int main(int argc, char **argv) {
   char message[512];
   amprt_artifact *artifact = nullptr;
   if (endsWith(options.model, ".mlir")) {
+    // Rank 0 compiles; the others then find its artifact in the cache.
+    if (!ranks.isRoot())
+      waitForAllRanks();
     CompiledModel compiled = compileModel(options, argv[0]);
+    if (ranks.isRoot() && ranks.size > 1)
+      waitForAllRanks();
     artifact = amprt_load(compiled.path.c_str(), message, sizeof(message));
     // A damaged cache entry (not one that fails for another reason, such
     // as a missing driver) is compiled again.
@@ -135,6 +154,10 @@ int main(int argc, char **argv) {
       amprt_session_load(session, options.resume.c_str(), message,
                          sizeof(message)) != 0)
     fail(message);
+  checkReplicas(session, ranks,
+                options.resume.empty() ? "at the start"
+                                       : "after loading '" + options.resume +
+                                             "'");
 
   Dataset test;
   StepData train;
@@ -169,23 +192,41 @@ int main(int argc, char **argv) {
       (train.columns[0].dtype != AMP_F32 || !train.columns[0].perExample))
     fail("--poison-step corrupts the f32 values of the step's first data "
          "argument; '" + train.columns[0].name + "' is not f32 per example");
-  int64_t nonFiniteBatches = runTrainingLoop(session, batch, options, train);
-  if (nonFiniteBatches)
+  int64_t stepsBefore = amprt_session_steps(session);
+  int64_t nonFiniteBatches =
+      runTrainingLoop(session, batch, options, train, ranks);
+  if (nonFiniteBatches && ranks.isRoot())
     std::fprintf(stderr,
                  "amp-train: warning: skipped %lld batches with non-finite "
                  "data\n",
                  static_cast<long long>(nonFiniteBatches));
-  if (!options.save.empty() &&
+  if (!options.save.empty() && ranks.isRoot() &&
       amprt_session_save(session, options.save.c_str(), message,
                          sizeof(message)) != 0)
     fail(message);
 
   if (options.printDigest)
-    std::printf("params-digest %016llx state-digest %016llx\n",
+    std::printf("%sparams-digest %016llx state-digest %016llx\n",
+                ranks.size > 1
+                    ? ("rank " + std::to_string(ranks.rank) + " ").c_str()
+                    : "",
                 static_cast<unsigned long long>(
                     amprt_session_digest(session, AMP_ROLE_PARAM)),
                 static_cast<unsigned long long>(
                     amprt_session_digest(session, AMP_ROLE_STATE)));
+  int64_t stepsRun = amprt_session_steps(session) - stepsBefore;
+  if (!ranks.isRoot()) {
+    amprt_session_destroy(session);
+    amprt_unload(artifact);
+    amprt_comm_finalize();
+    return 0;
+  }
+  if (ranks.size > 1 && stepsRun > 0)
+    std::printf("data-parallel: %d ranks (%s), per step %.3g all-reduce "
+                "calls of %.0f bytes in all\n",
+                ranks.size, amprt_comm_backend(),
+                double(amprt_comm_step_calls()) / double(stepsRun),
+                double(amprt_comm_step_bytes()) / double(stepsRun));
   std::printf("steps %lld skipped %lld final-scale %g\n",
               static_cast<long long>(amprt_session_steps(session)),
               static_cast<long long>(amprt_session_skipped(session)),
@@ -202,5 +243,6 @@ int main(int argc, char **argv) {
     std::printf("no 'predict' function in the artifact: no test accuracy\n");
   amprt_session_destroy(session);
   amprt_unload(artifact);
+  amprt_comm_finalize();
   return 0;
 }
