@@ -273,13 +273,12 @@ static LogicalResult reduceRankLocalResults(TrainingGraph &graph) {
       value = use->get();
     }
     Type element = getElementTypeOrSelf(value.getType());
-    if (!isa<Float32Type, Float16Type, BFloat16Type>(element)) {
-      emitWarning(returnOp->getLoc())
-          << "amp-data-parallel: result " << i << " depends on the rank's "
-          << "shard of the batch but is of type " << value.getType()
-          << ", which cannot be averaged: ranks may return different values";
-      continue;
-    }
+    if (!isa<Float32Type, Float16Type, BFloat16Type>(element))
+      return emitError(returnOp->getLoc())
+             << "amp-data-parallel: result " << i << " depends on the "
+             << "rank's shard of the batch and must be averaged across "
+             << "ranks, but its type " << value.getType() << " is not "
+             << "f32, f16 or bf16 (what the runtime reduces)";
     builder.setInsertionPoint(use->getOwner());
     Location loc = value.getLoc();
     Value tensor = value;

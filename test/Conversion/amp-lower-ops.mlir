@@ -68,3 +68,31 @@ func.func @update(%inf: tensor<i1>, %s: tensor<f32>, %t: tensor<i32>) -> (tensor
   %ns, %nt = amp.update_scale %inf, %s, %t {growth_factor = 2.0 : f32, backoff_factor = 0.5 : f32, growth_interval = 2000 : i64, min_scale = 0.0 : f32, max_scale = 0x7F800000 : f32, hysteresis = 1 : i64}
   return %ns, %nt : tensor<f32>, tensor<i32>
 }
+
+// -----
+
+// A bucket of several tensors becomes one 1-D tensor (each flattened into
+// its slice), reduced once, and sliced and reshaped back. A 1-D bucket of
+// one tensor is already packed; a rank-0 flag is one element.
+// CHECK-LABEL: func.func @all_reduce_bucket
+// CHECK-SAME: (%[[W:.*]]: tensor<4x4xf32>, %[[B:.*]]: tensor<4xf32>, %[[F:.*]]: tensor<i1>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<20xf32>
+// CHECK: %[[WF:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1]] : tensor<4x4xf32> into tensor<16xf32>
+// CHECK: %[[P0:.*]] = tensor.insert_slice %[[WF]] into %[[E]][0] [16] [1]
+// CHECK: %[[P1:.*]] = tensor.insert_slice %[[B]] into %[[P0]][16] [4] [1]
+// CHECK: %[[R:.*]] = amp.all_reduce mean %[[P1]] : tensor<20xf32>
+// CHECK: %[[RW:.*]] = tensor.extract_slice %[[R]][0] [16] [1]
+// CHECK: tensor.expand_shape %[[RW]] {{\[\[}}0, 1]] output_shape [4, 4] : tensor<16xf32> into tensor<4x4xf32>
+// CHECK: tensor.extract_slice %[[R]][16] [4] [1]
+// CHECK: %[[FE:.*]] = tensor.expand_shape %[[F]] [] output_shape [1] : tensor<i1> into tensor<1xi1>
+// CHECK: %[[FR:.*]] = amp.all_reduce max %{{.*}} : tensor<1xi1>
+// CHECK: tensor.collapse_shape %{{.*}} [] : tensor<1xi1> into tensor<i1>
+// CHECK: amp.all_reduce sum %[[B]] : tensor<4xf32>
+// CHECK-NOT: amp.all_reduce
+func.func @all_reduce_bucket(%w: tensor<4x4xf32>, %b: tensor<4xf32>, %f: tensor<i1>)
+    -> (tensor<4x4xf32>, tensor<4xf32>, tensor<i1>, tensor<4xf32>) {
+  %g:2 = amp.all_reduce mean %w, %b : tensor<4x4xf32>, tensor<4xf32>
+  %any = amp.all_reduce max %f : tensor<i1>
+  %s = amp.all_reduce sum %b : tensor<4xf32>
+  return %g#0, %g#1, %any, %s : tensor<4x4xf32>, tensor<4xf32>, tensor<i1>, tensor<4xf32>
+}

@@ -296,3 +296,43 @@ func.func @name_on_op(%w: tensor<4xf32>) -> tensor<4xf32> {
   %0 = arith.addf %w, %w {amp.name = "sum"} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @all_reduce_nothing() {
+  // expected-error@+1 {{'amp.all_reduce' op needs at least one value to reduce}}
+  "amp.all_reduce"() {reduction = 0 : i32} : () -> ()
+  return
+}
+
+// -----
+
+func.func @all_reduce_mixed(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error@+1 {{'amp.all_reduce' op values of one bucket must share an element type, got 'f32' and 'f16'}}
+  %r:2 = amp.all_reduce mean %a, %b : tensor<4xf32>, tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @all_reduce_mean_of_flags(%f: tensor<i1>) {
+  // expected-error@+1 {{'amp.all_reduce' op i1 values can only be reduced with 'max', got 'mean'}}
+  %r = amp.all_reduce mean %f : tensor<i1>
+  return
+}
+
+// -----
+
+func.func @all_reduce_f64(%a: tensor<4xf64>) {
+  // expected-error@+1 {{'amp.all_reduce' op operand #0 must be variadic of statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 1-bit signless integer values}}
+  %r = amp.all_reduce sum %a : tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @all_reduce_unknown(%a: tensor<4xf32>) {
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'reduction' [sum, mean, max]}}
+  %r = amp.all_reduce min %a : tensor<4xf32>
+  return
+}

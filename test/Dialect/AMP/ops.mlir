@@ -63,3 +63,17 @@ func.func @named(%x: tensor<2x3xf32> {amp.name = "input_ids"},
                  %w: tensor<4xf32> {amp.param, amp.name = "layer1.0.conv:w/b-1"}) {
   return
 }
+
+// One bucket of gradients and the overflow flag, across ranks.
+// CHECK-LABEL: func.func @all_reduce
+// CHECK: %{{.*}}:2 = amp.all_reduce mean %{{.*}}, %{{.*}} : tensor<4x4xf32>, tensor<4xf32>
+// CHECK: %{{.*}} = amp.all_reduce max %{{.*}} : tensor<i1>
+// CHECK: %{{.*}} = amp.all_reduce sum %{{.*}} : tensor<8xbf16>
+func.func @all_reduce(%w: tensor<4x4xf32>, %b: tensor<4xf32>, %f: tensor<i1>,
+                      %h: tensor<8xbf16>)
+    -> (tensor<4x4xf32>, tensor<4xf32>, tensor<i1>, tensor<8xbf16>) {
+  %g:2 = amp.all_reduce mean %w, %b : tensor<4x4xf32>, tensor<4xf32>
+  %any = amp.all_reduce max %f : tensor<i1>
+  %s = amp.all_reduce sum %h : tensor<8xbf16>
+  return %g#0, %g#1, %any, %s : tensor<4x4xf32>, tensor<4xf32>, tensor<i1>, tensor<8xbf16>
+}
