@@ -108,3 +108,10 @@ config.substitutions.append(("%torch2_python", torch2_python))
 import shutil
 if shutil.which("mpirun"):
     config.available_features.add("mpi")
+# More ranks than cores, as root where CI runs, without CMA (containers
+# forbid the cross-memory attach Open MPI tries first).
+mpirun = ("mpirun --oversubscribe --bind-to none "
+          "--mca btl_vader_single_copy_mechanism none")
+if os.geteuid() == 0:
+    mpirun += " --allow-run-as-root"
+config.substitutions.append(("%mpirun", mpirun))
