@@ -3,6 +3,7 @@
 Finds amp-compile and libamprt.so from $AMP_MLIR_BUILD (default: the
 build/ folder of this checkout).
 """
+import atexit
 import ctypes
 import os
 import subprocess
@@ -67,7 +68,83 @@ def _library():
     lib.amprt_unload.argtypes = [ctypes.c_void_p]
     lib.amprt_set_num_threads.argtypes = [ctypes.c_int]
     lib.amprt_num_threads.restype = ctypes.c_int
+    lib.amprt_comm_init.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+    lib.amprt_comm_backend.restype = ctypes.c_char_p
+    lib.amprt_dtype_size.restype = ctypes.c_size_t
+    lib.amprt_dtype_size.argtypes = [ctypes.c_int]
+    lib.amprt_comm_all_reduce.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int,
+                                          ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+    lib.amprt_comm_broadcast.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int,
+                                         ctypes.c_char_p, ctypes.c_size_t]
     return lib
+
+
+# amprt_comm.h's reductions.
+_REDUCTIONS = {"sum": 0, "mean": 1, "max": 2}
+_COMM_DTYPES = {np.dtype(np.float32): ENUMS["AMP_F32"], np.dtype(np.float16): ENUMS["AMP_F16"],
+                np.dtype(np.int32): ENUMS["AMP_I32"], np.dtype(np.bool_): ENUMS["AMP_I1"]}
+
+
+def init_data_parallel(backend="auto"):
+    """Chooses the communicator of this process's data-parallel steps, once,
+    before the first step: "mpi" (run the script under mpirun), "none" (one
+    process), or "auto" (mpi when started by mpirun). Returns (rank,
+    world_size). Steps compiled with data_parallel=True average their
+    gradients over these ranks."""
+    error = ctypes.create_string_buffer(512)
+    lib = _library()
+    if lib.amprt_comm_init(backend.encode(), error, 512) != 0:
+        raise RuntimeError(error.value.decode())
+    # MPI wants every rank to finalize before it exits.
+    atexit.register(lib.amprt_comm_finalize)
+    return rank(), world_size()
+
+
+def rank():
+    return int(_library().amprt_comm_rank())
+
+
+def world_size():
+    return int(_library().amprt_comm_size())
+
+
+def shard(batch, dim=0):
+    """This rank's part of a global batch: `world_size()` equal consecutive
+    slices along `dim`, the rank's one (what a single process would train
+    on, split the way amp-train splits it)."""
+    size = batch.shape[dim]
+    if size % world_size():
+        raise ValueError(f"a global batch of {size} does not split into "
+                         f"{world_size()} equal shards")
+    per = size // world_size()
+    index = [slice(None)] * batch.ndim
+    index[dim] = slice(rank() * per, (rank() + 1) * per)
+    return batch[tuple(index)]
+
+
+def all_reduce(array, op="sum"):
+    """Reduces a contiguous numpy array (float32, float16, int32 or bool)
+    in place over all ranks: "sum", "mean" or "max"."""
+    dtype = _COMM_DTYPES.get(array.dtype)
+    if dtype is None or not array.flags.c_contiguous or op not in _REDUCTIONS:
+        raise ValueError(f"cannot all-reduce a {array.dtype} array with '{op}'")
+    error = ctypes.create_string_buffer(512)
+    if _library().amprt_comm_all_reduce(array.ctypes.data, array.size, dtype,
+                                        _REDUCTIONS[op], error, 512) != 0:
+        raise RuntimeError(error.value.decode())
+    return array
+
+
+def broadcast(array, root=0):
+    """Overwrites a contiguous numpy array with rank `root`'s, on every
+    rank."""
+    if not array.flags.c_contiguous:
+        raise ValueError("broadcast needs a contiguous array")
+    error = ctypes.create_string_buffer(512)
+    if _library().amprt_comm_broadcast(array.ctypes.data, array.nbytes, root, error,
+                                       512) != 0:
+        raise RuntimeError(error.value.decode())
+    return array
 
 
 def set_num_threads(threads):
@@ -190,6 +267,20 @@ class Trainer:
         optimizer state (optim.state_names), then the buffers."""
         return [self._view(i).copy() for i in self._state]
 
+    def replicate_from_root(self):
+        """Copies rank 0's params, optimizer state, buffers and loss-scaler
+        state to every rank (as DDP does when it wraps a module), so that the
+        replicas start identical whatever each rank initialized."""
+        for index, arg in enumerate(self._args):
+            if arg.role != ROLE_DATA:
+                shape = self._shape(index)
+                count = int(np.prod(shape)) if shape else 1
+                nbytes = count * self._lib.amprt_dtype_size(arg.dtype)
+                pointer = self._lib.amprt_session_argument(self._session, index)
+                error = ctypes.create_string_buffer(512)
+                if self._lib.amprt_comm_broadcast(pointer, nbytes, 0, error, 512) != 0:
+                    raise RuntimeError(error.value.decode())
+
     def save(self, path):
         """Writes a checkpoint of the whole session (params, optimizer and
         scaler state, buffers, step counters) atomically: `amp-train
@@ -213,12 +304,18 @@ class Trainer:
 
 
 def compile(model, loss_fn, optimizer, *inputs, precision="f32", amp_options="",
-            workdir=None, target="cpu", **export_options):
+            workdir=None, target="cpu", data_parallel=False, **export_options):
     """Exports `model`'s training step (see export_training_step, whose
     keyword options it takes), compiles it for `target` ("cpu", or "cuda":
     needs an NVIDIA GPU and driver to run) and returns a Trainer starting
-    from the model's current parameters and buffers."""
+    from the model's current parameters and buffers.
+
+    With data_parallel=True the step averages its gradients over the ranks
+    of init_data_parallel() (call it first; run the script under mpirun):
+    `inputs` are one rank's shard (shard()), every rank runs the same steps
+    on its own shard, and the trainer starts from rank 0's values."""
     workdir = workdir or tempfile.mkdtemp(prefix="amp_mlir-")
+    os.makedirs(workdir, exist_ok=True)
     source = os.path.join(workdir, "step.mlir")
     text, layout = build_training_step(model, loss_fn, optimizer, *inputs, **export_options)
     with open(source, "w") as f:
@@ -228,8 +325,13 @@ def compile(model, loss_fn, optimizer, *inputs, precision="f32", amp_options="",
                f"--precision={precision}", f"--target={target}"]
     if amp_options:
         command.append(f"--amp-options={amp_options}")
+    if data_parallel:
+        command.append("--data-parallel")
     subprocess.run(command, check=True)
     params = [v.numpy() for v, k in zip(layout.initial, layout.kinds) if k == "param"]
     state = [v.numpy() for v, k in zip(layout.initial, layout.kinds)
              if k in ("state", "buffer")]
-    return Trainer(artifact, params, state)
+    trainer = Trainer(artifact, params, state)
+    if data_parallel:
+        trainer.replicate_from_root()
+    return trainer
