@@ -19,6 +19,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <cmath>
 
@@ -250,14 +251,17 @@ static llvm::DenseSet<Value> getRankLocalValues(TrainingGraph &graph) {
 }
 
 /// Averages the results that still differ between ranks: the loss and
-/// rank-dependent updates (batch-norm running statistics), just before the
-/// return. An update that `amp.skip_if_inf` keeps on overflow is averaged
+/// rank-dependent updates (batch-norm running statistics), in one bucket per
+/// element type placed before the first op that returns or keeps one of
+/// them. An update that `amp.skip_if_inf` keeps on overflow is averaged
 /// before it, so that a skipped step leaves it bit-identical.
 static LogicalResult reduceRankLocalResults(TrainingGraph &graph) {
   llvm::DenseSet<Value> local = getRankLocalValues(graph);
   FunctionOpInterface func = graph.func;
   Operation *returnOp = graph.returnOp;
-  OpBuilder builder(func.getContext());
+  Block *entry = returnOp->getBlock();
+  // The uses to redirect, by element type, in result order.
+  llvm::MapVector<Type, SmallVector<OpOperand *>> buckets;
   for (unsigned i = 0, e = returnOp->getNumOperands(); i < e; ++i) {
     Value value = returnOp->getOperand(i);
     if (!local.contains(value))
@@ -268,31 +272,66 @@ static LogicalResult reduceRankLocalResults(TrainingGraph &graph) {
     if (!isLoss && !isUpdate)
       continue; // a plain output stays the rank's own
     OpOperand *use = &returnOp->getOpOperand(i);
-    if (auto skip = value.getDefiningOp<SkipIfInfOp>()) {
+    if (auto skip = value.getDefiningOp<SkipIfInfOp>())
       use = &skip.getNewValueMutable();
-      value = use->get();
-    }
-    Type element = getElementTypeOrSelf(value.getType());
+    Type element = getElementTypeOrSelf(use->get().getType());
     if (!isa<Float32Type, Float16Type, BFloat16Type>(element))
       return emitError(returnOp->getLoc())
              << "amp-data-parallel: result " << i << " depends on the "
              << "rank's shard of the batch and must be averaged across "
-             << "ranks, but its type " << value.getType() << " is not "
+             << "ranks, but its type " << use->get().getType() << " is not "
              << "f32, f16 or bf16 (what the runtime reduces)";
-    builder.setInsertionPoint(use->getOwner());
-    Location loc = value.getLoc();
-    Value tensor = value;
-    bool scalar = !isa<RankedTensorType>(value.getType());
-    if (scalar)
-      tensor = tensor::FromElementsOp::create(
-          builder, loc, RankedTensorType::get({}, value.getType()), value);
-    Value reduced =
-        AllReduceOp::create(builder, loc, ValueRange{tensor}, Reduction::Mean)
-            .getReduced()
-            .front();
-    if (scalar)
-      reduced = tensor::ExtractOp::create(builder, loc, reduced, ValueRange{});
-    use->set(reduced);
+    buckets[element].push_back(use);
+  }
+
+  OpBuilder builder(func.getContext());
+  for (auto &[element, uses] : buckets) {
+    // Before the first consumer, where every value exists (the consumers
+    // are the return and the skips just before it).
+    Operation *point = returnOp;
+    for (OpOperand *use : uses)
+      if (use->getOwner()->isBeforeInBlock(point))
+        point = use->getOwner();
+    SmallVector<OpOperand *> late;
+    SmallVector<Value> tensors;
+    builder.setInsertionPoint(point);
+    Location loc = returnOp->getLoc();
+    for (OpOperand *use : uses) {
+      Value value = use->get();
+      Operation *def = value.getDefiningOp();
+      if (def && entry->findAncestorOpInBlock(*def) &&
+          !entry->findAncestorOpInBlock(*def)->isBeforeInBlock(point)) {
+        late.push_back(use); // computed after the point: a bucket of its own
+        continue;
+      }
+      if (!isa<RankedTensorType>(value.getType()))
+        value = tensor::FromElementsOp::create(
+            builder, loc, RankedTensorType::get({}, value.getType()), value);
+      tensors.push_back(value);
+    }
+    auto redirect = [&](OpOperand *use, Value reduced) {
+      if (!isa<RankedTensorType>(use->get().getType()))
+        reduced = tensor::ExtractOp::create(builder, loc, reduced, ValueRange{});
+      use->set(reduced);
+    };
+    if (!tensors.empty()) {
+      auto reduce = AllReduceOp::create(builder, loc, tensors, Reduction::Mean);
+      unsigned next = 0;
+      for (OpOperand *use : uses)
+        if (!llvm::is_contained(late, use))
+          redirect(use, reduce.getReduced()[next++]);
+    }
+    for (OpOperand *use : late) {
+      builder.setInsertionPoint(use->getOwner());
+      Value value = use->get();
+      if (!isa<RankedTensorType>(value.getType()))
+        value = tensor::FromElementsOp::create(
+            builder, loc, RankedTensorType::get({}, value.getType()), value);
+      redirect(use, AllReduceOp::create(builder, loc, ValueRange{value},
+                                        Reduction::Mean)
+                        .getReduced()
+                        .front());
+    }
   }
   return success();
 }

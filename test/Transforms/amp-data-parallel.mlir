@@ -89,18 +89,18 @@ func.func @two_layers(%x: tensor<4x8xf32>, %w1: tensor<1x8xf32> {amp.param},
 // CHECK-NEXT: %[[GV:.*]] = amp.grad %[[R]]#0 {param = 2 : i64}
 // CHECK-NEXT: arith.subf %{{.*}}, %[[GV]]
 // CHECK-NEXT: %[[GW:.*]] = amp.grad %[[R]]#1 {param = 1 : i64}
+// The loss and the statistic travel in one bucket (both f32).
 // CHECK: %[[NS:.*]] = arith.addf
-// CHECK: %[[L:.*]] = amp.all_reduce mean %{{.*}} : tensor<1x1xf32>
-// CHECK-NEXT: %[[S:.*]] = amp.all_reduce mean %[[NS]] : tensor<1x8xf32>
-// CHECK-NEXT: return %[[L]], %{{.*}}, %{{.*}}, %[[S]] :
+// CHECK-NEXT: %[[R:.*]]:2 = amp.all_reduce mean %{{.*}}, %[[NS]] : tensor<1x1xf32>, tensor<1x8xf32>
+// CHECK-NEXT: return %[[R]]#0, %{{.*}}, %{{.*}}, %[[R]]#1 :
 
 // After loss scaling the statistic is averaged before `amp.skip_if_inf`,
 // so that a skipped step returns the old value bit for bit.
 // SCALED-LABEL: func.func @running_stat
 // SCALED: %[[GINF:.*]] = amp.all_reduce max
 // SCALED: %[[NS:.*]] = arith.addf
-// SCALED: %[[S:.*]] = amp.all_reduce mean %[[NS]] : tensor<1x8xf32>
-// SCALED-NEXT: amp.skip_if_inf %[[GINF]], %{{.*}}, %[[S]] : tensor<1x8xf32>
+// SCALED: %[[S:.*]]:2 = amp.all_reduce mean %{{.*}}, %[[NS]] : tensor<1x1xf32>, tensor<1x8xf32>
+// SCALED-NEXT: amp.skip_if_inf %[[GINF]], %{{.*}}, %[[S]]#1 : tensor<1x8xf32>
 func.func @running_stat(%x: tensor<4x8xf32>, %w: tensor<1x8xf32> {amp.param},
                         %v: tensor<1x8xf32> {amp.param},
                         %stat: tensor<1x8xf32> {amp.state})

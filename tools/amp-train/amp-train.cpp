@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -193,8 +194,12 @@ int main(int argc, char **argv) {
     fail("--poison-step corrupts the f32 values of the step's first data "
          "argument; '" + train.columns[0].name + "' is not f32 per example");
   int64_t stepsBefore = amprt_session_steps(session);
+  auto started = std::chrono::steady_clock::now();
   int64_t nonFiniteBatches =
       runTrainingLoop(session, batch, options, train, ranks);
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - started)
+                       .count();
   if (nonFiniteBatches && ranks.isRoot())
     std::fprintf(stderr,
                  "amp-train: warning: skipped %lld batches with non-finite "
@@ -221,12 +226,6 @@ int main(int argc, char **argv) {
     amprt_comm_finalize();
     return 0;
   }
-  if (ranks.size > 1 && stepsRun > 0)
-    std::printf("data-parallel: %d ranks (%s), per step %.3g all-reduce "
-                "calls of %.0f bytes in all\n",
-                ranks.size, amprt_comm_backend(),
-                double(amprt_comm_step_calls()) / double(stepsRun),
-                double(amprt_comm_step_bytes()) / double(stepsRun));
   std::printf("steps %lld skipped %lld final-scale %g\n",
               static_cast<long long>(amprt_session_steps(session)),
               static_cast<long long>(amprt_session_skipped(session)),
@@ -241,6 +240,18 @@ int main(int argc, char **argv) {
                 static_cast<long long>(test.count));
   else
     std::printf("no 'predict' function in the artifact: no test accuracy\n");
+  // Throughput of the training loop alone (no startup, compilation or
+  // evaluation), and what the step exchanged.
+  if (stepsRun > 0)
+    std::printf("trained %lld steps in %.3f s (%.0f examples/s)\n",
+                static_cast<long long>(stepsRun), seconds,
+                double(stepsRun * batch * ranks.size) / seconds);
+  if (ranks.size > 1 && stepsRun > 0)
+    std::printf("data-parallel: %d ranks (%s), per step %.3g all-reduce "
+                "calls of %.0f bytes in all\n",
+                ranks.size, amprt_comm_backend(),
+                double(amprt_comm_step_calls()) / double(stepsRun),
+                double(amprt_comm_step_bytes()) / double(stepsRun));
   amprt_session_destroy(session);
   amprt_unload(artifact);
   amprt_comm_finalize();
