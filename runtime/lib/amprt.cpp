@@ -428,45 +428,12 @@ int64_t amprt_num_elements(const amp_tensor_info *tensor) {
   return count;
 }
 
-uint16_t amprt_f32_to_f16(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  uint32_t sign = (bits >> 16) & 0x8000u;
-  uint32_t exponent = (bits >> 23) & 0xFFu;
-  uint32_t mantissa = bits & 0x7FFFFFu;
-  if (exponent == 0xFFu) // inf or NaN (keep NaN quiet)
-    return static_cast<uint16_t>(sign | 0x7C00u | (mantissa ? 0x200u : 0u));
-  int32_t e = static_cast<int32_t>(exponent) - 127 + 15;
-  if (e >= 0x1F)
-    return static_cast<uint16_t>(sign | 0x7C00u);
-  if (e <= 0) {
-    if (e < -10)
-      return static_cast<uint16_t>(sign);
-    mantissa |= 0x800000u;
-    uint32_t shift = static_cast<uint32_t>(14 - e);
-    uint32_t half = mantissa >> shift;
-    uint32_t rest = mantissa & ((1u << shift) - 1);
-    uint32_t midpoint = 1u << (shift - 1);
-    if (rest > midpoint || (rest == midpoint && (half & 1u)))
-      ++half;
-    return static_cast<uint16_t>(sign | half);
-  }
-  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
-  uint32_t rest = mantissa & 0x1FFFu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
-    ++half; // may carry into the exponent, up to inf: correct rounding
-  return static_cast<uint16_t>(sign | half);
-}
+uint16_t amprt_f32_to_f16(float value) { return amprt::floatToHalf(value); }
 
 float amprt_f16_to_f32(uint16_t value) { return amprt::halfToFloat(value); }
 
 uint16_t amprt_f32_to_bf16(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) // NaN stays a quiet NaN
-    return static_cast<uint16_t>((bits >> 16) | 0x40u);
-  uint32_t rounding = 0x7FFFu + ((bits >> 16) & 1u);
-  return static_cast<uint16_t>((bits + rounding) >> 16);
+  return amprt::floatToBfloat16(value);
 }
 
 float amprt_bf16_to_f32(uint16_t value) {

@@ -89,6 +89,19 @@ bool supports(amp_dtype dtype, amprt_reduction reduction) {
   }
 }
 
+/// Divides the 16-bit sums in `values` by `divisor`, rounding once: one
+/// loop per type, so that it vectorizes.
+template <bool Half>
+void divide16(uint16_t *values, int64_t count, float divisor) {
+  for (int64_t i = 0; i < count; ++i) {
+    float value =
+        Half ? amprt::halfToFloat(values[i]) : amprt::bfloat16ToFloat(values[i]);
+    value /= divisor;
+    values[i] =
+        Half ? amprt::floatToHalf(value) : amprt::floatToBfloat16(value);
+  }
+}
+
 /// Divides the sums in `buffer` by the number of ranks, rounding once.
 void divideBySize(void *buffer, int64_t count, amp_dtype dtype, int size) {
   float divisor = static_cast<float>(size);
@@ -96,15 +109,10 @@ void divideBySize(void *buffer, int64_t count, amp_dtype dtype, int size) {
     auto *values = static_cast<float *>(buffer);
     for (int64_t i = 0; i < count; ++i)
       values[i] /= divisor;
-    return;
-  }
-  auto *values = static_cast<uint16_t *>(buffer);
-  bool half = dtype == AMP_F16;
-  for (int64_t i = 0; i < count; ++i) {
-    float value = half ? amprt::halfToFloat(values[i])
-                       : amprt::bfloat16ToFloat(values[i]);
-    value /= divisor;
-    values[i] = half ? amprt_f32_to_f16(value) : amprt_f32_to_bf16(value);
+  } else if (dtype == AMP_F16) {
+    divide16<true>(static_cast<uint16_t *>(buffer), count, divisor);
+  } else {
+    divide16<false>(static_cast<uint16_t *>(buffer), count, divisor);
   }
 }
 

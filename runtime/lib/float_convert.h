@@ -44,6 +44,41 @@ inline float bfloat16ToFloat(uint16_t value) {
   return bitsToFloat(static_cast<uint32_t>(value) << 16);
 }
 
+/// float to IEEE half, round to nearest even, without branches so that a
+/// loop over a buffer vectorizes. Normal halves round their mantissa in the
+/// integer bits (the carry may move into the exponent, up to inf);
+/// subnormal halves are the multiples of 2^-24, rounded to an integer
+/// count of them by the FPU (adding and subtracting 2^23).
+inline uint16_t floatToHalf(float value) {
+  // Signed 32-bit arithmetic throughout (the magnitude is below 2^31):
+  // what baseline x86-64 (SSE2) has vector compares and conversions for.
+  uint32_t bits = floatToBits(value);
+  int32_t sign = static_cast<int32_t>((bits >> 16) & 0x8000u);
+  int32_t magnitude = static_cast<int32_t>(bits & 0x7FFFFFFFu);
+  int32_t rounded = magnitude + 0xFFF + ((magnitude >> 13) & 1);
+  int32_t normal = (rounded >> 13) - (112 << 10); // exponent 127 -> 15
+  // Clamped to 2^-14 so that the conversion to an integer is defined for
+  // every input (inf and NaN included); only used below 2^-14.
+  float tiny = bitsToFloat(static_cast<uint32_t>(
+      magnitude < 0x38800000 ? magnitude : 0x38800000));
+  int32_t subnormal =
+      static_cast<int32_t>((tiny * 0x1p24f + 0x1p23f) - 0x1p23f);
+  int32_t half = magnitude < 0x38800000   ? subnormal
+                 : magnitude < 0x477FF000 ? normal  // rounds below 65520
+                 : magnitude <= 0x7F800000 ? 0x7C00 // overflows to inf
+                                           : 0x7E00; // NaN, quiet
+  return static_cast<uint16_t>(sign | half);
+}
+
+/// float to bfloat16, round to nearest even; NaN stays a quiet NaN.
+inline uint16_t floatToBfloat16(float value) {
+  uint32_t bits = floatToBits(value);
+  uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+  uint32_t quietNaN = (bits >> 16) | 0x40u;
+  return static_cast<uint16_t>((bits & 0x7FFFFFFFu) > 0x7F800000u ? quietNaN
+                                                                  : rounded);
+}
+
 /// dst[0..count) = widen(src[0], src[stride], ...): one row of an operand
 /// into dense f32, the unit-stride case as its own loop so that it
 /// vectorizes.
