@@ -78,8 +78,8 @@ TEST(FloatConvert, HalfRoundsToNearestEven) {
 
 TEST(FloatConvert, Bfloat16RoundsToNearestEven) {
   checkSampledPatterns(amprt::floatToBfloat16, bfloat16Value, 0x7F80);
-  EXPECT_EQ(amprt::floatToBfloat16(0x1.00008p0f), 0x3F80); // tie to even
-  EXPECT_EQ(amprt::floatToBfloat16(0x1.00018p0f), 0x3F82); // tie to even
+  EXPECT_EQ(amprt::floatToBfloat16(0x1.01p0f), 0x3F80); // tie to even
+  EXPECT_EQ(amprt::floatToBfloat16(0x1.03p0f), 0x3F82); // tie to even
 }
 
 } // namespace
