@@ -115,3 +115,7 @@ mpirun = ("mpirun --oversubscribe --bind-to none "
 if os.geteuid() == 0:
     mpirun += " --allow-run-as-root"
 config.substitutions.append(("%mpirun", mpirun))
+# libamprt_nccl and its simulated NCCL (test/Runtime/nccl_mock.cpp) are
+# built where the CUDA toolkit's nccl.h and MPI are.
+if os.path.exists(os.path.join(config.amp_obj_root, "lib", "libnccl-mock.so")):
+    config.available_features.add("nccl-mock")

@@ -8,6 +8,9 @@
  *         what a step gets when nobody calls amprt_comm_init.
  *   mpi   the MPI world (libamprt_mpi.so, loaded on demand, so that a
  *         single-process run needs no MPI library).
+ *   nccl  NCCL over the GPUs of CUDA artifacts, one per rank (the rank's
+ *         local rank modulo the GPUs it sees), bootstrapped over MPI
+ *         (libamprt_nccl.so; NCCL and the driver loaded with dlopen).
  *   auto  mpi when the process was started by mpirun (Open MPI's, MPICH's
  *         or a PMIx launcher's environment), none otherwise.
  *
@@ -35,7 +38,7 @@ typedef enum amprt_reduction {
   AMPRT_REDUCE_MAX = 2,
 } amprt_reduction;
 
-/* Chooses the communicator ("none", "mpi" or "auto"). Once per process,
+/* Chooses the communicator ("none", "mpi", "nccl" or "auto"). Once per process,
  * before the first data-parallel step. Returns 0, or -1 with why in `error`
  * (an unknown backend, libamprt_mpi.so or MPI missing, a second call); the
  * communicator is then unchanged. */
@@ -45,14 +48,15 @@ int amprt_comm_init(const char *backend, char *error, size_t error_size);
  * process is then a single rank again. Collective: every rank calls it. */
 void amprt_comm_finalize(void);
 
-/* "none" or "mpi". */
+/* "none", "mpi" or "nccl". */
 const char *amprt_comm_backend(void);
 int amprt_comm_rank(void);
 int amprt_comm_size(void);
 
 /* Reduces `count` elements of `dtype` in `buffer` in place over all ranks;
  * every rank receives the result. f32, f16 and bf16 take every reduction
- * (16-bit sums add in f32 and round per partial sum), i32 sum and max, i1
+ * (16-bit sums add in f32 and round per partial sum with MPI; NCCL's own
+ * arithmetic otherwise), i32 sum and max, i1
  * (one byte each, 0 or 1) max. Collective. Returns 0, or -1 with why in
  * `error`. */
 int amprt_comm_all_reduce(void *buffer, int64_t count, amp_dtype dtype,

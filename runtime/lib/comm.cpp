@@ -27,16 +27,17 @@ namespace {
 
 using amprt::report;
 
-int noneAllReduce(void *, int64_t, amp_dtype, int, char *, size_t) {
+int noneAllReduce(void *, int64_t, amp_dtype, amprt_reduction, char *,
+                  size_t) {
   return 0;
 }
 int noneBroadcast(void *, int64_t, int, char *, size_t) { return 0; }
 int noneBarrier(char *, size_t) { return 0; }
 void noneFinalize() {}
 
-const amprt_comm_ops kNone = {"none",        0,             1,
-                                  noneAllReduce, noneBroadcast, noneBarrier,
-                                  noneFinalize};
+const amprt_comm_ops kNone = {"none",        0,           1,
+                              1,             noneAllReduce, noneBroadcast,
+                              noneBarrier,   noneFinalize};
 
 const amprt_comm_ops *backend = &kNone;
 bool chosen = false;
@@ -50,8 +51,9 @@ bool launchedByMpirun() {
   return false;
 }
 
-/// libamprt_mpi.so from libamprt's own directory, else the loader's path.
-void *openMpiBackendLibrary(std::string &why) {
+/// `name` (a backend library) from libamprt's own directory, else the
+/// loader's path.
+void *openBackendLibrary(const std::string &name, std::string &why) {
   Dl_info self{};
   std::vector<std::string> candidates;
   if (dladdr(reinterpret_cast<void *>(&amprt_comm_init), &self) &&
@@ -59,9 +61,9 @@ void *openMpiBackendLibrary(std::string &why) {
     std::string path = self.dli_fname;
     size_t slash = path.rfind('/');
     if (slash != std::string::npos)
-      candidates.push_back(path.substr(0, slash + 1) + "libamprt_mpi.so");
+      candidates.push_back(path.substr(0, slash + 1) + name);
   }
-  candidates.push_back("libamprt_mpi.so");
+  candidates.push_back(name);
   for (const std::string &candidate : candidates) {
     // RTLD_GLOBAL: Open MPI loads its own components, which look for the
     // symbols of libmpi in the global scope.
@@ -171,31 +173,34 @@ int amprt_comm_init(const char *name, char *error, size_t error_size) {
     chosen = true;
     return 0;
   }
-  if (choice != "mpi") {
+  if (choice != "mpi" && choice != "nccl") {
     report(error, error_size,
-             "unknown communicator '%s' (none, mpi or auto)", choice.c_str());
+           "unknown communicator '%s' (none, mpi, nccl or auto)",
+           choice.c_str());
     return -1;
   }
+  bool nccl = choice == "nccl";
+  std::string library = nccl ? "libamprt_nccl.so" : "libamprt_mpi.so";
   std::string why;
-  void *library = openMpiBackendLibrary(why);
-  if (!library) {
+  void *handle = openBackendLibrary(library, why);
+  if (!handle) {
     report(error, error_size,
-             "cannot load libamprt_mpi.so (this libamprt was built without "
-             "MPI, or Open MPI's libmpi is not installed): %s",
-             why.c_str());
+           "cannot load %s (this libamprt was built without %s, or its "
+           "libraries are not installed): %s",
+           library.c_str(), nccl ? "NCCL, CUDA and MPI" : "MPI", why.c_str());
     return -1;
   }
-  auto open = reinterpret_cast<amprt_comm_open_fn>(
-      dlsym(library, AMPRT_COMM_MPI_OPEN));
+  const char *entry = nccl ? AMPRT_COMM_NCCL_OPEN : AMPRT_COMM_MPI_OPEN;
+  auto open = reinterpret_cast<amprt_comm_open_fn>(dlsym(handle, entry));
   if (!open) {
-    report(error, error_size, "libamprt_mpi.so does not export %s",
-             AMPRT_COMM_MPI_OPEN);
+    report(error, error_size, "%s does not export %s", library.c_str(),
+           entry);
     return -1;
   }
-  const amprt_comm_ops *mpi = open(error, error_size);
-  if (!mpi)
+  const amprt_comm_ops *opened = open(error, error_size);
+  if (!opened)
     return -1;
-  backend = mpi;
+  backend = opened;
   chosen = true;
   stepCalls = 0;
   stepBytes = 0;
@@ -228,11 +233,12 @@ int amprt_comm_all_reduce(void *buffer, int64_t count, amp_dtype dtype,
   }
   if (backend->size == 1 || count == 0)
     return 0;
+  bool divide = reduction == AMPRT_REDUCE_MEAN && !backend->averages;
   if (backend->all_reduce(buffer, count, dtype,
-                          reduction == AMPRT_REDUCE_MAX, error,
+                          divide ? AMPRT_REDUCE_SUM : reduction, error,
                           error_size) != 0)
     return -1;
-  if (reduction == AMPRT_REDUCE_MEAN)
+  if (divide)
     divideBySize(buffer, count, dtype, backend->size);
   return 0;
 }

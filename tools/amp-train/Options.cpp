@@ -120,9 +120,9 @@ void addFlags(CLI::App &app, Options &options) {
                "print FNV-1a digests of params and optimizer state (every "
                "rank, prefixed by its number, under mpirun)");
   app.add_option("--comm", options.comm,
-                 "communicator of a data-parallel run: mpi, none, or auto "
-                 "(mpi when started by mpirun)")
-      ->check(CLI::IsMember({"auto", "none", "mpi"}));
+                 "communicator of a data-parallel run: mpi, nccl (CUDA "
+                 "artifacts), none, or auto (mpi when started by mpirun)")
+      ->check(CLI::IsMember({"auto", "none", "mpi", "nccl"}));
   app.add_flag("--check-replicas", options.checkReplicas,
                "under mpirun: after every step, check that all ranks hold "
                "the same params and state");

@@ -1,7 +1,7 @@
 //===- CommTest.cpp - libamprt's communicator, one rank or many ----------===//
 //
-// Run alone (the "none" communicator: one rank) and under `mpirun -np N`
-// (auto picks MPI): every expectation is written for any number of ranks,
+// Run alone (the "none" communicator: one rank), under `mpirun -np N`
+// (auto picks MPI) and with the NCCL backend on a simulated NCCL: every expectation is written for any number of ranks,
 // rank r contributing values made from r.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -182,7 +183,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "an unknown communicator was accepted: %s\n", error);
     return 1;
   }
-  if (amprt_comm_init("auto", error, sizeof error) != 0) {
+  // AMPRT_TEST_COMM picks the backend (nccl with the mock); auto otherwise.
+  const char *choice = std::getenv("AMPRT_TEST_COMM");
+  if (amprt_comm_init(choice ? choice : "auto", error, sizeof error) != 0) {
     std::fprintf(stderr, "cannot start the communicator: %s\n", error);
     return 1;
   }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "comm_backend.h"
+#include "mpi_world.h"
 
 #include "amprt.h"
 #include "float_convert.h"
@@ -23,10 +24,9 @@
 
 namespace {
 
-MPI_Comm world = MPI_COMM_NULL;
+amprt::MpiWorld world;
 MPI_Op sumF16 = MPI_OP_NULL, maxF16 = MPI_OP_NULL, sumBF16 = MPI_OP_NULL,
        maxBF16 = MPI_OP_NULL;
-bool startedMpi = false;
 amprt_comm_ops table;
 
 template <bool Half, bool Max>
@@ -51,8 +51,9 @@ void describe(int code, char *error, size_t size, const char *what) {
   std::snprintf(error, size, "%s: %.*s", what, length, message);
 }
 
-int allReduce(void *buffer, int64_t count, amp_dtype dtype, int max,
-              char *error, size_t size) {
+int allReduce(void *buffer, int64_t count, amp_dtype dtype,
+              amprt_reduction reduction, char *error, size_t size) {
+  bool max = reduction == AMPRT_REDUCE_MAX;
   MPI_Datatype type;
   MPI_Op op = max ? MPI_MAX : MPI_SUM;
   size_t bytes;
@@ -89,7 +90,7 @@ int allReduce(void *buffer, int64_t count, amp_dtype dtype, int max,
   for (int64_t done = 0; done < count;) {
     int chunk = static_cast<int>(std::min<int64_t>(count - done, INT_MAX));
     int code = MPI_Allreduce(MPI_IN_PLACE, bytesPointer + done * bytes, chunk,
-                             type, op, world);
+                             type, op, world.comm);
     if (code != MPI_SUCCESS) {
       describe(code, error, size, "MPI_Allreduce");
       return -1;
@@ -104,7 +105,7 @@ int broadcast(void *buffer, int64_t bytes, int root, char *error,
   auto *data = static_cast<char *>(buffer);
   for (int64_t done = 0; done < bytes;) {
     int chunk = static_cast<int>(std::min<int64_t>(bytes - done, INT_MAX));
-    int code = MPI_Bcast(data + done, chunk, MPI_BYTE, root, world);
+    int code = MPI_Bcast(data + done, chunk, MPI_BYTE, root, world.comm);
     if (code != MPI_SUCCESS) {
       describe(code, error, size, "MPI_Bcast");
       return -1;
@@ -115,7 +116,7 @@ int broadcast(void *buffer, int64_t bytes, int root, char *error,
 }
 
 int barrier(char *error, size_t size) {
-  int code = MPI_Barrier(world);
+  int code = MPI_Barrier(world.comm);
   if (code != MPI_SUCCESS) {
     describe(code, error, size, "MPI_Barrier");
     return -1;
@@ -127,42 +128,26 @@ void finalize() {
   for (MPI_Op *op : {&sumF16, &maxF16, &sumBF16, &maxBF16})
     if (*op != MPI_OP_NULL)
       MPI_Op_free(op);
-  if (world != MPI_COMM_NULL)
-    MPI_Comm_free(&world);
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (startedMpi && !finalized)
-    MPI_Finalize();
+  world.leave();
 }
 
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) const amprt_comm_ops *
 amprt_comm_mpi_open(char *error, size_t size) {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized) {
-    // The step calls MPI from the thread that runs it; the libraries'
-    // worker threads never do.
-    int provided = 0;
-    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) !=
-        MPI_SUCCESS) {
-      std::snprintf(error, size, "MPI_Init_thread failed");
-      return nullptr;
-    }
-    startedMpi = true;
-  }
-  MPI_Comm_dup(MPI_COMM_WORLD, &world);
+  if (!world.join(error, size))
+    return nullptr;
   // Errors come back as codes, with a message, instead of aborting inside
   // MPI.
-  MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(world.comm, MPI_ERRORS_RETURN);
   MPI_Op_create(&combine16<true, false>, 1, &sumF16);
   MPI_Op_create(&combine16<true, true>, 1, &maxF16);
   MPI_Op_create(&combine16<false, false>, 1, &sumBF16);
   MPI_Op_create(&combine16<false, true>, 1, &maxBF16);
   table.name = "mpi";
-  MPI_Comm_rank(world, &table.rank);
-  MPI_Comm_size(world, &table.size);
+  table.averages = 0;
+  MPI_Comm_rank(world.comm, &table.rank);
+  MPI_Comm_size(world.comm, &table.size);
   table.all_reduce = allReduce;
   table.broadcast = broadcast;
   table.barrier = barrier;
