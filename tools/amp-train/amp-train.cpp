@@ -62,11 +62,12 @@ int main(int argc, char **argv) {
   }
   // Under mpirun every rank runs this; rank 0 speaks for all.
   Ranks ranks = startCommunicator(options.comm);
+  if (options.poisonRank >= ranks.size)
+    fail("--poison-rank=" + std::to_string(options.poisonRank) + " but there " +
+         (ranks.size == 1 ? "is 1 rank" : "are " + std::to_string(ranks.size) +
+                                               " ranks"));
   if (ranks.size > 1) {
     options.dataParallel = true;
-    if (options.poisonRank >= ranks.size)
-      fail("--poison-rank=" + std::to_string(options.poisonRank) +
-           " but there are " + std::to_string(ranks.size) + " ranks");
     if (!ranks.isRoot())
       options.quiet = true;
   }
