@@ -55,8 +55,11 @@ inline uint16_t floatToHalf(float value) {
   uint32_t bits = floatToBits(value);
   int32_t sign = static_cast<int32_t>((bits >> 16) & 0x8000u);
   int32_t magnitude = static_cast<int32_t>(bits & 0x7FFFFFFFu);
-  int32_t rounded = magnitude + 0xFFF + ((magnitude >> 13) & 1);
-  int32_t normal = (rounded >> 13) - (112 << 10); // exponent 127 -> 15
+  // Unsigned: for a NaN the sum passes 2^31 (and is not used).
+  uint32_t rounded =
+      (bits & 0x7FFFFFFFu) + 0xFFFu + ((bits >> 13) & 1u);
+  int32_t normal = static_cast<int32_t>(rounded >> 13) -
+                   (112 << 10); // exponent 127 -> 15
   // Clamped to 2^-14 so that the conversion to an integer is defined for
   // every input (inf and NaN included); only used below 2^-14.
   float tiny = bitsToFloat(static_cast<uint32_t>(
