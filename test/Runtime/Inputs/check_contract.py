@@ -3,6 +3,9 @@
   check_contract.py gemms AMPRT_GEMM_DEF PREFIX LIBRARY
       every GEMM of amprt_gemm.def is exported by LIBRARY as
       _mlir_ciface_<PREFIX>_<NAME>, and LIBRARY exports no other such GEMM.
+  check_contract.py collectives AMPRT_COLLECTIVES_DEF LIBRARY
+      the same for the all-reduce entries of amprt_collectives.def
+      (_mlir_ciface_amp_rt_<NAME>).
   check_contract.py ctypes LAYOUT_BINARY
       python/amp_mlir/runtime.py's ctypes structs and constants match
       amp_artifact.h as a C compiler lays it out (LAYOUT_BINARY prints it).
@@ -22,18 +25,31 @@ def exported_symbols(library):
     return {line.split()[-1] for line in out.splitlines() if line.strip()}
 
 
-def check_gemms(definition, prefix, library):
-    names = re.findall(r"^AMPRT_GEMM\((\w+),", open(definition).read(), re.M)
+def check_entries(definition, macro, prefix, family, what, library):
+    """Every MACRO(NAME, ...) entry of `definition` is exported by `library`
+    as _mlir_ciface_<prefix>_<NAME>, and no other symbol of the family
+    (names matching `family` after the prefix) is."""
+    names = re.findall(rf"^{macro}\((\w+),", open(definition).read(), re.M)
     if not names:
-        sys.exit(f"no AMPRT_GEMM entry in {definition}")
+        sys.exit(f"no {macro} entry in {definition}")
     symbols = exported_symbols(library)
     expected = {f"_mlir_ciface_{prefix}_{name}" for name in names}
-    pattern = re.compile(rf"^_mlir_ciface_{prefix}_(batch_)?matmul_\w+$")
+    pattern = re.compile(rf"^_mlir_ciface_{prefix}_{family}$")
     exported = {s for s in symbols if pattern.match(s)}
     missing, extra = expected - exported, exported - expected
     if missing or extra:
         sys.exit(f"{library}: missing {sorted(missing)}, not in the list {sorted(extra)}")
-    print(f"{len(expected)} GEMMs exported as listed")
+    print(f"{len(expected)} {what} exported as listed")
+
+
+def check_gemms(definition, prefix, library):
+    check_entries(definition, "AMPRT_GEMM", prefix, r"(batch_)?matmul_\w+", "GEMMs",
+                  library)
+
+
+def check_collectives(definition, library):
+    check_entries(definition, "AMPRT_ALL_REDUCE", "amp_rt", r"all_reduce_\w+",
+                  "collectives", library)
 
 
 def check_ctypes(layout_binary):
@@ -77,5 +93,7 @@ def check_ctypes(layout_binary):
 if __name__ == "__main__":
     if sys.argv[1] == "gemms":
         check_gemms(*sys.argv[2:5])
+    elif sys.argv[1] == "collectives":
+        check_collectives(*sys.argv[2:4])
     else:
         check_ctypes(sys.argv[2])
