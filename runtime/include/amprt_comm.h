@@ -34,7 +34,10 @@ extern "C" {
 /* The values of the amp dialect's `amp.all_reduce` reductions. */
 typedef enum amprt_reduction {
   AMPRT_REDUCE_SUM = 0,
-  AMPRT_REDUCE_MEAN = 1, /* the sum divided by the ranks, rounded once */
+  AMPRT_REDUCE_MEAN = 1, /* f32: the sum divided by the ranks; f16/bf16:
+                            the sum of each value divided by the ranks
+                            (a sum of N values near f16's limit would
+                            overflow) */
   AMPRT_REDUCE_MAX = 2,
 } amprt_reduction;
 

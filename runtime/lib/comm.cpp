@@ -91,8 +91,8 @@ bool supports(amp_dtype dtype, amprt_reduction reduction) {
   }
 }
 
-/// Divides the 16-bit sums in `values` by `divisor`, rounding once: one
-/// loop per type, so that it vectorizes.
+/// Divides the 16-bit `values` by `divisor`, rounding once: one loop per
+/// type, so that it vectorizes.
 template <bool Half>
 void divide16(uint16_t *values, int64_t count, float divisor) {
   for (int64_t i = 0; i < count; ++i) {
@@ -104,7 +104,7 @@ void divide16(uint16_t *values, int64_t count, float divisor) {
   }
 }
 
-/// Divides the sums in `buffer` by the number of ranks, rounding once.
+/// Divides `buffer` by the number of ranks, rounding once.
 void divideBySize(void *buffer, int64_t count, amp_dtype dtype, int size) {
   float divisor = static_cast<float>(size);
   if (dtype == AMP_F32) {
@@ -234,11 +234,17 @@ int amprt_comm_all_reduce(void *buffer, int64_t count, amp_dtype dtype,
   if (backend->size == 1 || count == 0)
     return 0;
   bool divide = reduction == AMPRT_REDUCE_MEAN && !backend->averages;
+  // A 16-bit mean divides first: the sum of N values, each within range,
+  // can overflow (f16's 65504: scaled gradients often come close), the sum
+  // of their N-ths cannot. f32 divides the sum, rounding once.
+  bool divideFirst = divide && dtype != AMP_F32;
+  if (divideFirst)
+    divideBySize(buffer, count, dtype, backend->size);
   if (backend->all_reduce(buffer, count, dtype,
                           divide ? AMPRT_REDUCE_SUM : reduction, error,
                           error_size) != 0)
     return -1;
-  if (divide)
+  if (divide && !divideFirst)
     divideBySize(buffer, count, dtype, backend->size);
   return 0;
 }

@@ -37,15 +37,15 @@ inline constexpr llvm::cl::OptionEnumValue kGemmRuntimeTable[] = {
 inline constexpr EnumChoices<GemmRuntime> kGemmRuntimes{kGemmRuntimeTable};
 
 /// The element type in which amp-data-parallel reduces gradients. f32 by
-/// default: a 16-bit sum of N scaled f16 gradients can overflow where the
-/// f32 one does not (and skip a step), and bf16 keeps 8 bits of each.
+/// default: exact for two ranks up to the sum's one rounding, where f16
+/// rounds every gradient once more to 11 bits and bf16 to 8.
 enum class GradientReduceType { F32, F16, BF16 };
 
 inline constexpr llvm::cl::OptionEnumValue kGradientReduceTypeTable[] = {
     clEnumValN(GradientReduceType::F32, "f32",
                "f32 (exact for two ranks; PyTorch DDP's choice for AMP)"),
     clEnumValN(GradientReduceType::F16, "f16",
-               "IEEE half: half the bytes, may overflow with loss scaling"),
+               "IEEE half: half the bytes, gradients rounded to 11 bits"),
     clEnumValN(GradientReduceType::BF16, "bf16",
                "bfloat16: half the bytes, 8-bit mantissa"),
 };
