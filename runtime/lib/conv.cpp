@@ -6,16 +6,20 @@
 //       stride_h, stride_w, dilation_h, dilation_w)
 // with output += conv(input, filter), f32 accumulation (amprt_conv.def).
 //
-// oneDNN's convolution runs f32 and bf16 natively; f16 is widened to f32
-// first (Debian's oneDNN 2.6 has no f16 convolution on the CPU), into
-// copies in the operands' own memory order. Input and output are read and
-// written in place through their strides; the filter is reordered into
-// the layout the primitive chose, because the plain layouts only have
-// oneDNN's reference kernel. A grouped convolution is one grouped oneDNN
-// primitive (its depthwise kernels) when the groups and channels of input
-// and output merge into one channel dimension, else one convolution per
-// group. A primitive is made once per shape and layout and kept for the
-// process.
+// oneDNN's convolution runs f32, and bf16 where the CPU has AVX-512,
+// natively; f16 (Debian's oneDNN 2.6 has no f16 convolution on the CPU) and
+// bf16 on AVX2-only CPUs are widened to f32 first, into copies in the
+// operands' own memory order. Input and output are read and
+// written in place through their strides where oneDNN has a direct kernel
+// for them (NHWC); the filter is reordered into the layout the primitive
+// chose, because the plain layouts only have oneDNN's reference kernel.
+// Where the step's layouts only have im2col+GEMM (NCHW-strided views), all
+// three operands go through the blocked layouts of a direct kernel
+// (AMPRT_CONV_LAYOUT=plain turns that off). A grouped convolution is one
+// grouped oneDNN primitive (its depthwise kernels) when the groups and
+// channels of input and output merge into one channel dimension, else one
+// convolution per group. A primitive is made once per shape and layout and
+// kept for the process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +29,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace {
@@ -100,7 +106,75 @@ struct ConvPlan {
   bool reorderFilter = false;
   dnnl::reorder filterReorder;
   memory filterScratch; // the filter in the primitive's layout
+  // Blocked plans: input and output in the layouts the primitive chose,
+  // reordered in, and out with accumulation into the step's output.
+  bool blocked = false;
+  memory::desc userInput, userOutput;
+  dnnl::reorder inputReorder, outputReorder;
+  memory inputScratch, outputScratch;
 };
+
+/// Whether a oneDNN implementation is one of its direct JIT kernels, not
+/// im2col+GEMM or the reference loops.
+bool isDirectKernel(const std::string &impl) {
+  return !impl.empty() && impl.find("gemm") == std::string::npos &&
+         impl.find("ref") == std::string::npos;
+}
+
+/// AMPRT_CONV_LAYOUT=plain keeps every convolution on the step's own
+/// layouts (for comparing kernels; the default also tries blocked ones).
+bool useBlockedLayouts() {
+  static const bool blocked = [] {
+    const char *value = std::getenv("AMPRT_CONV_LAYOUT");
+    return !(value && std::string(value) == "plain");
+  }();
+  return blocked;
+}
+
+/// A plan whose primitive picks the layouts of all three operands, or
+/// nothing where it would pick the plain ones anyway.
+std::unique_ptr<ConvPlan> makeBlockedPlan(const ConvShape &shape,
+                                          memory::data_type type,
+                                          const int64_t strides[2],
+                                          const int64_t dilations[2]) {
+  memory::desc anyInput(shape.inputDims, type, memory::format_tag::any);
+  memory::desc anyFilter(shape.filterDims, type, memory::format_tag::any);
+  memory::desc anyOutput(shape.outputDims, memory::data_type::f32,
+                         memory::format_tag::any);
+  dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+      anyInput, anyFilter, anyOutput, {strides[0], strides[1]},
+      {dilations[0] - 1, dilations[1] - 1}, {0, 0}, {0, 0});
+  dnnl::convolution_forward::primitive_desc pd(desc, cpuEngine());
+  if (!isDirectKernel(pd.impl_info_str()))
+    return nullptr;
+  auto made = std::make_unique<ConvPlan>();
+  made->blocked = true;
+  made->primitive = dnnl::convolution_forward(pd);
+  made->userInput = memory::desc(shape.inputDims, type, shape.inputStrides);
+  made->userFilter = memory::desc(shape.filterDims, type, shape.filterStrides);
+  made->userOutput = memory::desc(shape.outputDims, memory::data_type::f32,
+                                  shape.outputStrides);
+  made->input = pd.src_desc();
+  made->filter = pd.weights_desc();
+  made->output = pd.dst_desc();
+  made->inputScratch = memory(made->input, cpuEngine());
+  made->filterScratch = memory(made->filter, cpuEngine());
+  made->outputScratch = memory(made->output, cpuEngine());
+  made->inputReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
+      cpuEngine(), made->userInput, cpuEngine(), made->input));
+  made->reorderFilter = true;
+  made->filterReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
+      cpuEngine(), made->userFilter, cpuEngine(), made->filter));
+  dnnl::post_ops accumulate;
+  accumulate.append_sum(1.0f);
+  dnnl::primitive_attr attributes;
+  attributes.set_post_ops(accumulate);
+  made->outputReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
+      cpuEngine(), made->output, cpuEngine(), made->userOutput, attributes));
+  made->supported = true;
+  return made;
+}
 
 ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
                      const int64_t strides[2], const int64_t dilations[2]) {
@@ -118,6 +192,7 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
   if (plan)
     return *plan;
   auto made = std::make_unique<ConvPlan>();
+  std::string impl;
   try {
     made->input = memory::desc(shape.inputDims, type, shape.inputStrides);
     made->output = memory::desc(shape.outputDims, memory::data_type::f32,
@@ -144,8 +219,21 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
           cpuEngine(), made->userFilter, cpuEngine(), made->filter));
     }
     made->supported = true;
+    impl = pd.impl_info_str();
   } catch (const dnnl::error &) {
     made = std::make_unique<ConvPlan>();
+  }
+  // On the step's own layouts oneDNN may have only its im2col+GEMM or
+  // reference kernels (NCHW-strided operands, as torch-mlir's steps have);
+  // then reordering input and output into the layouts its direct kernels
+  // choose is faster (ResNet-18: 20%), reorders included.
+  if (useBlockedLayouts() && !isDirectKernel(impl)) {
+    try {
+      if (std::unique_ptr<ConvPlan> blocked =
+              makeBlockedPlan(shape, type, strides, dilations))
+        made = std::move(blocked);
+    } catch (const dnnl::error &) {
+    }
   }
   plan = std::move(made);
   return *plan;
@@ -164,6 +252,19 @@ bool convolveOneDNN(const ConvShape &shape, memory::data_type type,
     return false;
   dnnl::engine &engine = cpuEngine();
   dnnl::stream &stream = amprt::cpuStream();
+  if (plan.blocked) {
+    memory userInput(plan.userInput, engine, input);
+    memory userFilter(plan.userFilter, engine, filter);
+    memory userOutput(plan.userOutput, engine, output);
+    plan.inputReorder.execute(stream, userInput, plan.inputScratch);
+    plan.filterReorder.execute(stream, userFilter, plan.filterScratch);
+    plan.primitive.execute(stream, {{DNNL_ARG_SRC, plan.inputScratch},
+                                    {DNNL_ARG_WEIGHTS, plan.filterScratch},
+                                    {DNNL_ARG_DST, plan.outputScratch}});
+    plan.outputReorder.execute(stream, plan.outputScratch, userOutput);
+    stream.wait();
+    return true;
+  }
   memory in(plan.input, engine, input);
   memory userFilter(plan.userFilter, engine, filter);
   memory out(plan.output, engine, output);
@@ -225,13 +326,14 @@ void convolveNative(StridedMemRef<T, 4> *input, StridedMemRef<T, 4> *filter,
     referenceConvolution(input, filter, output, args, args + 2);
 }
 
-/// A dense f32 copy of an f16 operand that keeps its memory order (the
+/// A dense f32 copy of an f16 or bf16 operand that keeps its memory order (the
 /// dimension with the largest stride outermost): oneDNN's fast kernels
 /// want input and output in the same physical layout (both NCHW or both
 /// NHWC), and the f32 output is left where the step put it.
 template <int Rank>
-StridedMemRef<float, Rank> widenHalf(const StridedMemRef<uint16_t, Rank> *ref,
-                                     std::vector<float> &storage) {
+StridedMemRef<float, Rank> widen16(const StridedMemRef<uint16_t, Rank> *ref,
+                                   std::vector<float> &storage,
+                                   float (*convert)(uint16_t)) {
   int order[Rank];
   for (int d = 0; d < Rank; ++d)
     order[d] = d;
@@ -260,7 +362,7 @@ StridedMemRef<float, Rank> widenHalf(const StridedMemRef<uint16_t, Rank> *ref,
     for (int i = 0; i < Rank - 1; ++i)
       offset += index[order[i]] * ref->strides[order[i]];
     amprt::widenRow(ref->aligned + offset, ref->strides[inner], rowLength, out,
-                    amprt::halfToFloat);
+                    convert);
     out += rowLength;
     for (int i = Rank - 2; i >= 0; --i) {
       if (++index[order[i]] < ref->sizes[order[i]])
@@ -308,16 +410,52 @@ void convolveNative(StridedMemRef<T, 5> *input, StridedMemRef<T, 5> *filter,
   }
 }
 
-/// The f16 convolutions: operands widened to f32 (this thread's buffers,
+/// A 16-bit convolution on operands widened to f32 (this thread's buffers,
 /// kept between calls), then the f32 convolution.
 template <int Rank>
-void convolveHalf(StridedMemRef<uint16_t, Rank> *input,
+void convolveWidened(StridedMemRef<uint16_t, Rank> *input,
+                     StridedMemRef<uint16_t, Rank> *filter,
+                     StridedMemRef<float, Rank> *output, const int64_t args[4],
+                     float (*convert)(uint16_t)) {
+  thread_local std::vector<float> wideInput, wideFilter;
+  StridedMemRef<float, Rank> in = widen16(input, wideInput, convert);
+  StridedMemRef<float, Rank> weights = widen16(filter, wideFilter, convert);
+  convolveNative(&in, &weights, output, memory::data_type::f32, args);
+}
+
+/// Whether this CPU has oneDNN bf16 convolutions (AVX-512 and up; on an
+/// AVX2-only CPU oneDNN 2.6 has none, and the loops of
+/// referenceConvolution would be ~50x slower than widening to f32).
+bool hasBF16Convolution() {
+  static const bool has = [] {
+    try {
+      memory::dims input{1, 16, 4, 4}, filter{16, 16, 3, 3}, output{1, 16, 2, 2};
+      auto any = [](const memory::dims &dims, memory::data_type type) {
+        return memory::desc(dims, type, memory::format_tag::any);
+      };
+      dnnl::convolution_forward::desc desc(
+          dnnl::prop_kind::forward_inference,
+          dnnl::algorithm::convolution_direct,
+          any(input, memory::data_type::bf16),
+          any(filter, memory::data_type::bf16),
+          any(output, memory::data_type::f32), {1, 1}, {0, 0}, {0, 0}, {0, 0});
+      dnnl::convolution_forward::primitive_desc pd(desc, cpuEngine());
+      return isDirectKernel(pd.impl_info_str());
+    } catch (const dnnl::error &) {
+      return false;
+    }
+  }();
+  return has;
+}
+
+template <int Rank>
+void convolveBF16(StridedMemRef<uint16_t, Rank> *input,
                   StridedMemRef<uint16_t, Rank> *filter,
                   StridedMemRef<float, Rank> *output, const int64_t args[4]) {
-  thread_local std::vector<float> wideInput, wideFilter;
-  StridedMemRef<float, Rank> in = widenHalf(input, wideInput);
-  StridedMemRef<float, Rank> weights = widenHalf(filter, wideFilter);
-  convolveNative(&in, &weights, output, memory::data_type::f32, args);
+  if (hasBF16Convolution())
+    convolveNative(input, filter, output, memory::data_type::bf16, args);
+  else
+    convolveWidened(input, filter, output, args, amprt::bfloat16ToFloat);
 }
 
 } // namespace
@@ -325,9 +463,9 @@ void convolveHalf(StridedMemRef<uint16_t, Rank> *input,
 // Every convolution of amprt_conv.def, by its input type.
 #define AMPRT_CONVOLVE_f32(in, f, out, args)                                   \
   convolveNative(in, f, out, memory::data_type::f32, args)
-#define AMPRT_CONVOLVE_bf16(in, f, out, args)                                  \
-  convolveNative(in, f, out, memory::data_type::bf16, args)
-#define AMPRT_CONVOLVE_f16(in, f, out, args) convolveHalf(in, f, out, args)
+#define AMPRT_CONVOLVE_bf16(in, f, out, args) convolveBF16(in, f, out, args)
+#define AMPRT_CONVOLVE_f16(in, f, out, args)                                   \
+  convolveWidened(in, f, out, args, amprt::halfToFloat)
 
 extern "C" {
 #define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
