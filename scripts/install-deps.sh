@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build clang-14 lld-14 ccache python3 gcc libc6-dev zlib1g-dev
-  libopenblas-dev libdnnl-dev libgtest-dev libcli11-dev libxxhash-dev libzip-dev libclang-rt-14-dev
+  libopenblas-dev libdnnl-dev ocl-icd-opencl-dev libgtest-dev libcli11-dev libxxhash-dev libzip-dev libclang-rt-14-dev
   openmpi-bin libopenmpi-dev
   python3-numpy python3-venv
   dataset-fashion-mnist

@@ -145,6 +145,10 @@ int64_t amp_train::runTrainingLoop(amprt_session *session, int64_t batch,
       amprt_session_skip(session);
     }
     float loss = amprt_session_loss(session);
+    // An overflowed step's NaN is printed as "nan" whatever its sign bit
+    // (x86's default NaN has it set; it means nothing to a reader).
+    if (std::isnan(loss))
+      loss = std::fabs(loss);
     float scale = amprt_session_scale(session);
     int skipped = amprt_session_found_inf(session);
     if (log && std::fprintf(log, "%lld,%lld,%.9g,%.9g,%d\n",
