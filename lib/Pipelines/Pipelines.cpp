@@ -12,6 +12,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -116,7 +117,8 @@ void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime) {
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm) {
+void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm,
+                                        const AMPLowerToCPUOptions &options) {
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createOutlineLoopNestsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -126,6 +128,16 @@ void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createApproximateMathPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  if (!options.nativeBF16) {
+    // bf16 arithmetic in f32, every f32->bf16 rounding as integer
+    // arithmetic: no call of __truncsfbf2 per element.
+    arith::ArithEmulateUnsupportedFloatsOptions emulate;
+    emulate.sourceTypeStrs = {"bf16"};
+    pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+    arith::ArithExpandOpsPassOptions expand;
+    expand.includeBf16 = true;
+    pm.addPass(arith::createArithExpandOpsPass(expand));
+  }
   pm.addPass(createArithToLLVMConversionPass());
   // Allocations through libamprt's step allocator, which reuses the step's
   // buffers from one call to the next (runtime/lib/step_memory.cpp).
@@ -191,10 +203,11 @@ static void addCUDAToLLVMPasses(OpPassManager &pm,
 // Lowerings
 //===----------------------------------------------------------------------===//
 
-void mlir::amp::buildAMPLowerToCPUPipeline(OpPassManager &pm) {
+void mlir::amp::buildAMPLowerToCPUPipeline(
+    OpPassManager &pm, const AMPLowerToCPUOptions &options) {
   addBufferizationPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CPU);
-  addCPULoopsToLLVMPasses(pm);
+  addCPULoopsToLLVMPasses(pm, options);
 }
 
 std::string AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath() {
@@ -209,17 +222,18 @@ void mlir::amp::buildAMPLowerToCUDAPipeline(
   addCUDAToLLVMPasses(pm, options);
 }
 
-void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm) {
+void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(
+    OpPassManager &pm, const AMPLowerToCPUOptions &options) {
   addBufferizationPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CPU);
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   addGPUMappingPasses(funcPm);
   funcPm.addPass(createEmulateGPULaunchesPass());
-  addCPULoopsToLLVMPasses(pm);
+  addCPULoopsToLLVMPasses(pm, options);
 }
 
 void mlir::amp::registerAMPPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<AMPLowerToCPUOptions>(
       "amp-lower-to-cpu",
       "Lower a training module on tensors to the LLVM dialect for the CPU",
       buildAMPLowerToCPUPipeline);
@@ -228,7 +242,7 @@ void mlir::amp::registerAMPPipelines() {
       "Lower a training module on tensors to LLVM host code and fatbin "
       "kernels for CUDA",
       buildAMPLowerToCUDAPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<AMPLowerToCPUOptions>(
       "amp-lower-to-cuda-emulated",
       "The CUDA path's kernels (tiled, mapped, bounds-checked) run as host "
       "loops: a CPU build that tests the GPU mapping without a GPU",

@@ -439,10 +439,14 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
     if (!options.cudaToolkit.empty())
       cudaOptions.toolkit = options.cudaToolkit;
     buildAMPLowerToCUDAPipeline(pm, cudaOptions);
-  } else if (options.target == ArtifactTarget::CUDAEmulated) {
-    buildAMPLowerToEmulatedCUDAPipeline(pm);
   } else {
-    buildAMPLowerToCPUPipeline(pm);
+    // Host code is compiled for this machine's CPU (emitObject).
+    AMPLowerToCPUOptions cpuOptions;
+    cpuOptions.nativeBF16 = llvm::sys::getHostCPUFeatures().lookup("avx512bf16");
+    if (options.target == ArtifactTarget::CUDAEmulated)
+      buildAMPLowerToEmulatedCUDAPipeline(pm, cpuOptions);
+    else
+      buildAMPLowerToCPUPipeline(pm, cpuOptions);
   }
   if (failed(pm.run(module)))
     return module.emitError("amp-compile: lowering to LLVM failed");

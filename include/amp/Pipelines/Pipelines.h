@@ -129,8 +129,23 @@ void addBufferizationPasses(OpPassManager &pm);
 /// On buffers: matmuls to `runtime`'s GEMMs, then the buffer releases.
 void addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime);
 
+/// Options of `--amp-lower-to-cpu` and `--amp-lower-to-cuda-emulated`: what
+/// the CPU the code is for can do.
+struct AMPLowerToCPUOptions
+    : public PassPipelineOptions<AMPLowerToCPUOptions> {
+  Option<bool> nativeBF16{
+      *this, "native-bf16",
+      llvm::cl::desc("The target CPU converts f32 to bf16 in hardware "
+                     "(AVX512-BF16). Without it bf16 conversions become "
+                     "integer arithmetic, which vectorizes, instead of calls "
+                     "of compiler-rt's __truncsfbf2, which GCC 12's libgcc "
+                     "lacks"),
+      llvm::cl::init(false)};
+};
+
 /// Loops on buffers to the LLVM dialect for the host (MLIR's CPU path).
-void addCPULoopsToLLVMPasses(OpPassManager &pm);
+void addCPULoopsToLLVMPasses(OpPassManager &pm,
+                             const AMPLowerToCPUOptions &options);
 
 /// Linalg on buffers to `gpu.launch` nests (in each function): parallel
 /// dimensions outermost, collapsed, tiled and mapped to blocks and threads.
@@ -143,7 +158,8 @@ void addGPUMappingPasses(OpPassManager &funcPm);
 /// Lowers a (mixed-precision) training module on tensors to the LLVM
 /// dialect for the CPU: bufferization, GEMMs as libamprt calls, loops, LLVM.
 /// Public functions keep a C interface and read-only arguments.
-void buildAMPLowerToCPUPipeline(OpPassManager &pm);
+void buildAMPLowerToCPUPipeline(OpPassManager &pm,
+                                const AMPLowerToCPUOptions &options = {});
 
 /// Options of `--amp-lower-to-cuda`.
 struct AMPLowerToCUDAOptions
@@ -175,7 +191,8 @@ void buildAMPLowerToCUDAPipeline(OpPassManager &pm,
 /// for the GPU, run as host loops (amp-emulate-gpu-launches) and lowered
 /// like the CPU path (CPU GEMMs, no managed memory): a CPU build whose
 /// results must equal the CPU path's, to test the GPU mapping without a GPU.
-void buildAMPLowerToEmulatedCUDAPipeline(OpPassManager &pm);
+void buildAMPLowerToEmulatedCUDAPipeline(
+    OpPassManager &pm, const AMPLowerToCPUOptions &options = {});
 
 /// Registers `--amp-pipeline`, `--amp-lower-to-cpu`, `--amp-lower-to-cuda`
 /// and `--amp-lower-to-cuda-emulated`
