@@ -9,8 +9,9 @@
 //
 // f32 and bf16 run on oneDNN's matmul in their own precision (bf16 on the
 // CPU's AVX512-BF16 dot products where it has them), reading the views in
-// place. Debian's oneDNN 2.6 has no f16 matmul on the CPU, so f16 operands
-// are widened to f32 first (exact). A primitive is created once per shape
+// place. Debian's oneDNN 2.6 has no f16 matmul on the CPU, nor a bf16 one
+// on CPUs without AVX-512, so those operands are widened to f32 first
+// (exact). A primitive is created once per shape
 // and layout and kept for the life of the process. Whatever oneDNN refuses
 // runs on dense f32 copies through OpenBLAS's sgemm.
 //
@@ -189,14 +190,15 @@ void denseSgemm(const Matrix &a, const Matrix &b, const Matrix &c,
   }
 }
 
-/// Widens every batch of an f16 operand into `storage` and returns the
-/// dense f32 view of it.
-Matrix widenHalfOperand(const Matrix &m, std::vector<float> &storage) {
+/// Widens every batch of an f16 or bf16 operand (`convert`) into `storage`
+/// and returns the dense f32 view of it.
+Matrix widen16Operand(const Matrix &m, std::vector<float> &storage,
+                      float (*convert)(uint16_t)) {
   int64_t batches = m.broadcast() ? 1 : m.batch;
   storage.resize(static_cast<size_t>(batches * m.rows * m.cols));
   for (int64_t batch = 0; batch < batches; ++batch)
     widenDense<uint16_t>(m, batch, storage.data() + batch * m.rows * m.cols,
-                         amprt::halfToFloat);
+                         convert);
   Matrix dense = m;
   dense.data = storage.data();
   dense.rowStride = m.cols;
@@ -212,18 +214,28 @@ void gemmF32(const Matrix &a, const Matrix &b, const Matrix &c) {
     denseSgemm<float>(a, b, c, widenF32);
 }
 
+/// C += A x B on f32 copies of 16-bit operands.
+void gemmWidened(const Matrix &a, const Matrix &b, const Matrix &c,
+                 float (*convert)(uint16_t)) {
+  thread_local std::vector<float> wideA, wideB;
+  gemmF32(widen16Operand(a, wideA, convert), widen16Operand(b, wideB, convert),
+          c);
+}
+
 void gemmBF16(const Matrix &a, const Matrix &b, const Matrix &c) {
   if (c.rows == 0 || c.cols == 0 || c.batch == 0)
     return;
+  // Without AVX-512 oneDNN 2.6 has no bf16 matmul: f32 copies then, on
+  // oneDNN's f32 kernels and threads (OpenBLAS's own threads would compete
+  // with them and with the step's parallel loops for the cores).
   if (!oneDNNMatmul(a, b, c, memory::data_type::bf16))
-    denseSgemm<uint16_t>(a, b, c, amprt::bfloat16ToFloat);
+    gemmWidened(a, b, c, amprt::bfloat16ToFloat);
 }
 
 void gemmF16(const Matrix &a, const Matrix &b, const Matrix &c) {
   if (c.rows == 0 || c.cols == 0 || c.batch == 0)
     return;
-  thread_local std::vector<float> wideA, wideB;
-  gemmF32(widenHalfOperand(a, wideA), widenHalfOperand(b, wideB), c);
+  gemmWidened(a, b, c, amprt::halfToFloat);
 }
 
 } // namespace
