@@ -119,7 +119,11 @@ void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime) {
 
 void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm,
                                         const AMPLowerToCPUOptions &options) {
-  pm.addPass(createConvertLinalgToLoopsPass());
+  // Parallel dimensions as scf.parallel: the large nests run on all cores.
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  OutlineParallelChunksPassOptions chunks;
+  chunks.minWork = options.minParallelWork;
+  pm.addPass(createOutlineParallelChunksPass(chunks));
   pm.addPass(createOutlineLoopNestsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -145,6 +149,7 @@ void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm,
   memrefs.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefs));
   pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createParallelChunksToRuntimePass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -442,7 +442,10 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
   } else {
     // Host code is compiled for this machine's CPU (emitObject).
     AMPLowerToCPUOptions cpuOptions;
-    cpuOptions.nativeBF16 = llvm::sys::getHostCPUFeatures().lookup("avx512bf16");
+    // AVX512-BF16 or AVX-NE-CONVERT: an instruction that rounds to bf16.
+    llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+    cpuOptions.nativeBF16 =
+        host.lookup("avx512bf16") || host.lookup("avxneconvert");
     if (options.target == ArtifactTarget::CUDAEmulated)
       buildAMPLowerToEmulatedCUDAPipeline(pm, cpuOptions);
     else

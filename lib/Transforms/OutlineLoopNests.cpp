@@ -7,13 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Transforms/Passes.h"
+#include "amp/Utils/LoopOutlining.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_OUTLINELOOPNESTSPASS
@@ -22,57 +20,6 @@ namespace mlir::amp {
 
 using namespace mlir;
 using namespace mlir::amp;
-
-/// Moves `loop` into a new private function `name` of `module` and calls
-/// it in its place. Values the nest reads from outside become arguments,
-/// except constants, which are cloned in.
-static void outlineLoopNest(Operation *loop, StringRef name,
-                            SymbolTable &symbols) {
-  // Every value the nest uses that is defined outside it, in first-use order.
-  llvm::SetVector<Value> captured;
-  auto capture = [&](Value value) {
-    if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
-      captured.insert(value);
-  };
-  loop->walk([&](Operation *op) {
-    for (Value operand : op->getOperands())
-      capture(operand);
-  });
-  SmallVector<Value> arguments;
-  SmallVector<Operation *> constants;
-  for (Value value : captured) {
-    Operation *def = value.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>())
-      constants.push_back(def);
-    else
-      arguments.push_back(value);
-  }
-
-  OpBuilder builder(loop->getContext());
-  auto type = builder.getFunctionType(ValueRange(arguments).getTypes(),
-                                      loop->getResultTypes());
-  auto function = func::FuncOp::create(builder, loop->getLoc(), name, type);
-  function.setPrivate();
-  function->setAttr("passthrough", builder.getArrayAttr(
-                                       {builder.getStringAttr("noinline")}));
-  symbols.insert(function);
-  Block *body = function.addEntryBlock();
-  builder.setInsertionPointToStart(body);
-  IRMapping mapping;
-  for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
-    mapping.map(value, argument);
-  llvm::SmallPtrSet<Operation *, 8> cloned;
-  for (Operation *constant : constants)
-    if (cloned.insert(constant).second)
-      builder.clone(*constant, mapping);
-  Operation *copy = builder.clone(*loop, mapping);
-  func::ReturnOp::create(builder, loop->getLoc(), copy->getResults());
-
-  builder.setInsertionPoint(loop);
-  auto call = func::CallOp::create(builder, loop->getLoc(), function, arguments);
-  loop->replaceAllUsesWith(call.getResults());
-  loop->erase();
-}
 
 namespace {
 struct OutlineLoopNestsPass

@@ -67,6 +67,16 @@ int64_t amprt_num_elements(const amp_tensor_info *tensor);
 void amprt_set_num_threads(int threads);
 int amprt_num_threads(void);
 
+/* Runs body(context, begin, end) over disjoint chunks covering [0, count)
+ * on the same threads (one chunk each), and returns when all are done. On
+ * one thread, inside another parallel region, or for count < 2 it is one
+ * call body(context, 0, count), and so with AMPRT_PARALLEL_LOOPS=off.
+ * Compiled steps call it for their large parallel loop nests
+ * (amp-parallel-chunks-to-runtime). */
+void amprt_parallel_for(void (*body)(void *context, int64_t begin,
+                                     int64_t end),
+                        void *context, int64_t count);
+
 /* IEEE half and bfloat16 conversions, round to nearest even. */
 uint16_t amprt_f32_to_f16(float value);
 float amprt_f16_to_f32(uint16_t value);

@@ -96,4 +96,21 @@ def BuffersToManagedMemoryPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def ParallelChunksToRuntimePass
+    : Pass<"amp-parallel-chunks-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Run the calls of amp.parallel_chunk functions on libamprt's threads";
+  let description = [{
+    On the LLVM dialect, after `convert-func-to-llvm`: every call
+    `@f(0, n, args...)` of a function marked `amp.parallel_chunk`
+    (`amp-outline-parallel-chunks`) becomes
+    `amprt_parallel_for(@f_task, &args, n)`, where the arguments are stored
+    in a stack struct and `@f_task(context, begin, end)` loads them and
+    calls `@f(begin, end, args...)`. libamprt splits `[0, n)` among its
+    OpenMP threads (the thread pool oneDNN uses; `amprt_set_num_threads`)
+    and returns when every chunk is done. A call whose begin is not the
+    constant 0 stays a plain call.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // AMP_CONVERSION_PASSES_TD

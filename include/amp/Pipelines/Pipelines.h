@@ -12,6 +12,7 @@
 
 #include "amp/Dialect/AMP/IR/LossScaling.h"
 #include "amp/Transforms/PassOptions.h"
+#include "amp/Transforms/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
@@ -136,11 +137,17 @@ struct AMPLowerToCPUOptions
   Option<bool> nativeBF16{
       *this, "native-bf16",
       llvm::cl::desc("The target CPU converts f32 to bf16 in hardware "
-                     "(AVX512-BF16). Without it bf16 conversions become "
-                     "integer arithmetic, which vectorizes, instead of calls "
-                     "of compiler-rt's __truncsfbf2, which GCC 12's libgcc "
-                     "lacks"),
+                     "(AVX512-BF16, AVX-NE-CONVERT). Without it bf16 "
+                     "conversions become integer arithmetic, which "
+                     "vectorizes, instead of calls of compiler-rt's "
+                     "__truncsfbf2, which GCC 12's libgcc lacks"),
       llvm::cl::init(false)};
+  Option<int64_t> minParallelWork{
+      *this, "min-parallel-work",
+      llvm::cl::desc("Innermost iterations a parallel loop nest needs to run "
+                     "on all cores (amp-outline-parallel-chunks' min-work); "
+                     "smaller nests run on the calling thread"),
+      llvm::cl::init(OutlineParallelChunksPassOptions().minWork)};
 };
 
 /// Loops on buffers to the LLVM dialect for the host (MLIR's CPU path).

@@ -274,6 +274,32 @@ def OutlineLoopNestsPass : Pass<"amp-outline-loop-nests", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def OutlineParallelChunksPass
+    : Pass<"amp-outline-parallel-chunks", "::mlir::ModuleOp"> {
+  let summary = "Move each large parallel loop nest into a function over a chunk of it";
+  let description = [{
+    Each top-level `scf.parallel` of a function body (no results, a static
+    trip count of at least 2 in its first dimension) whose loops run at
+    least `min-work` innermost iterations is moved into a new private
+    function marked `amp.parallel_chunk` that takes `(begin, end)` first:
+    the iterations of the first dimension it runs (lower bound + begin *
+    step up to lower bound + end * step). The nest is replaced by a call
+    for the whole range, `(0, trip count)`, so the IR stays a correct
+    sequential program; `amp-parallel-chunks-to-runtime` later hands such
+    calls to libamprt's `amprt_parallel_for`, which runs disjoint chunks on
+    its threads. Iterations of a parallel dimension write disjoint
+    elements, so the result is bit-identical to the sequential one.
+    Smaller nests stay on the calling thread: waking the threads costs
+    microseconds.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "Innermost iterations a nest needs to run on several threads">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ApproximateMathPass : Pass<"amp-approximate-math"> {
   let summary = "Replace libm calls of elementwise math by vectorizable polynomials";
   let description = [{

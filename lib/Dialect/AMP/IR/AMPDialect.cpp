@@ -63,6 +63,12 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer >= 1";
     return success();
   }
+  if (name == kParallelChunkAttrName) {
+    if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << name << "' must be a unit attribute of a function";
+    return success();
+  }
   if (name == kParamAttrName || name == kStateAttrName ||
       name == kNameAttrName)
     return op->emitError() << "'" << name

@@ -38,6 +38,7 @@ def AMP_Dialect : Dialect {
     | `amp.name = "..."` (string) | function argument | the argument's name in the artifact (data files, checkpoint inspection): unique in its function, of `[A-Za-z0-9_.:/-]`, at most 255 characters |
     | `amp.initial_scale` (f32) | function | the loss scale to start training from |
     | `amp.initial_hysteresis` (i64) | function | the hysteresis tracker to start from |
+    | `amp.parallel_chunk` (unit) | function | takes `(begin, end)` of its loop nest's outermost parallel dimension first; its calls run on all cores through libamprt (`amp-outline-parallel-chunks`) |
     | `amp.keep_f32` (unit) | operation | `amp-autocast` keeps this op in f32 |
     | `amp.force_low` (unit) | operation | `amp-autocast` runs this op in low precision |
 
@@ -65,6 +66,8 @@ def AMP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kInitialHysteresisAttrName =
         "amp.initial_hysteresis";
     static constexpr ::llvm::StringLiteral kNameAttrName = "amp.name";
+    static constexpr ::llvm::StringLiteral kParallelChunkAttrName =
+        "amp.parallel_chunk";
     /// The longest `amp.name`.
     static constexpr unsigned kMaxNameLength = 255;
   }];
