@@ -34,16 +34,15 @@ static Value createManaged(OpBuilder &builder, Location loc, MemRefType type,
       .getMemref();
 }
 
-/// A gpu.dealloc of `memref` on its own stream, waited on at once (the
-/// synchronous gpu.dealloc has no lowering in MLIR 22).
+/// An asynchronous gpu.dealloc of `memref` (the synchronous one has no
+/// lowering in MLIR 22), not waited for: libamprt_cuda frees in stream
+/// order, behind the work that uses the buffer, and amp-async-gpu-work
+/// chains it with the rest of the step's GPU work.
 static void createDealloc(OpBuilder &builder, Location loc, Value memref) {
   Type token = gpu::AsyncTokenType::get(builder.getContext());
   Value ready =
       gpu::WaitOp::create(builder, loc, token, ValueRange()).getAsyncToken();
-  Value freed =
-      gpu::DeallocOp::create(builder, loc, token, ValueRange{ready}, memref)
-          .getAsyncToken();
-  gpu::WaitOp::create(builder, loc, Type(), ValueRange{freed});
+  gpu::DeallocOp::create(builder, loc, token, ValueRange{ready}, memref);
 }
 
 /// memref.alloc -> gpu.alloc host_shared, with the same sizes.

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Conversion/Passes.h"
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Utils/Contractions.h"
 #include "amp/Utils/RuntimeCalls.h"
 
@@ -287,6 +288,9 @@ static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
 
   std::string name = (getSymbolPrefix(runtime) + gemm->name).str();
   func::FuncOp callee = declareRuntimeFunction(module, name, operands);
+  // libamprt_cuda queues the GEMM on its stream and returns.
+  if (runtime == GemmRuntime::CUDA)
+    callee->setAttr(AMPDialect::kStreamOrderedAttrName, builder.getUnitAttr());
   func::CallOp::create(builder, loc, callee, operands);
   op->erase();
   return success();

@@ -106,6 +106,9 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.modifyPublicFunctions = true;
+  // A result that is a fresh static buffer is computed in its out-param
+  // directly: no buffer and no copy per result and step.
+  outParams.hoistStaticAllocs = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
 }
 
@@ -173,6 +176,7 @@ static void addCUDAToLLVMPasses(OpPassManager &pm,
                                 const AMPLowerToCUDAOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createBuffersToManagedMemoryPass());
+  pm.addPass(createAsyncGPUWorkPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -85,7 +85,9 @@ typedef struct amp_function_info {
   int32_t initial_hysteresis;
   /* Runs the function: `buffers` holds num_args input buffers, then
    * num_results output buffers, each dense and row-major with the shape
-   * and dtype above. Inputs are only read. Returns 0. */
+   * and dtype above. Inputs are only read. Output buffers must not overlap
+   * input buffers: a result may be written before the last read of an
+   * input. Returns 0. */
   int32_t (*call)(void **buffers);
 } amp_function_info;
 

@@ -7,9 +7,12 @@
  * and cuBLASLt; like libamprt it has no MLIR/LLVM inside.
  *
  * Every buffer a CUDA artifact touches is managed memory (reachable from
- * the host and the GPU); all work runs on one stream, and every call that
- * returns to host code has synchronized it, so host code may read any
- * buffer at any time.
+ * the host and the GPU). All work runs on one stream and is queued without
+ * waiting (kernels, GEMMs, frees): the compiled step waits for the stream
+ * before its host code touches memory and before it returns, so a caller
+ * may read any buffer once the step has returned. Freed buffers are kept and handed out again for the
+ * same size (stream-ordered: no synchronization), so a step allocates no
+ * memory from its second call on.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -22,8 +25,9 @@
 extern "C" {
 #endif
 
-/* Managed memory (cuMemAllocManaged), at least 256-byte aligned; never
- * null: a CUDA failure aborts with its name and message. */
+/* Managed memory (cuMemAllocManaged, or a block of the same size freed
+ * before), at least 256-byte aligned; never null: a CUDA failure aborts with
+ * its name and message. amprt_cuda_free keeps the block for reuse. */
 void *amprt_cuda_alloc(uint64_t bytes);
 void amprt_cuda_free(void *pointer);
 

@@ -5,6 +5,7 @@
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=KERNELS
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=LAUNCHES
+// RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=SYNCS
 
 // Host code: the five matmuls of the step (two forward, three backward)
 // are cuBLASLt calls (plain GEMMs: their batch of 1 is dropped), every buffer is managed memory (mgpuMemAlloc with
@@ -29,3 +30,13 @@
 // LAUNCHES-COUNT-41: gpu.launch_func
 // LAUNCHES-NOT: gpu.launch_func
 // LAUNCHES-LABEL: llvm.func @predict(
+
+// Kernels, GEMMs and frees are queued without waiting (amp-async-gpu-work):
+// the host waits for the stream only before its own loads and stores (the
+// last stage of the overflow check, the flag handed to each optimizer
+// kernel, the scale update) and before returning: 11 waits, not one per
+// launch, GEMM and free.
+// SYNCS-LABEL: llvm.func @train_step(
+// SYNCS-COUNT-11: llvm.call @mgpuStreamSynchronize(
+// SYNCS-NOT: llvm.call @mgpuStreamSynchronize(
+// SYNCS-LABEL: llvm.func @predict(

@@ -88,10 +88,29 @@ def BuffersToManagedMemoryPass
     reductions, the loss-scale update), so it must be reachable from both
     sides: each `memref.alloc` in a host function becomes
     `gpu.alloc host_shared` (cuMemAllocManaged through the mgpu* ABI) and
-    each `memref.dealloc` a `gpu.dealloc` whose stream is waited on before
-    the host goes on. Kernels inside `gpu.module` are left alone. A
+    each `memref.dealloc` an async `gpu.dealloc` that nothing waits for
+    (libamprt_cuda frees in stream order; `amp-async-gpu-work` chains it). Kernels inside `gpu.module` are left alone. A
     `memref.alloca` (host stack) cannot be reached from a kernel: it is an
     error. The runtime allocates the step's arguments in managed memory too.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def AsyncGPUWorkPass : Pass<"amp-async-gpu-work", "::mlir::ModuleOp"> {
+  let summary = "Queue a host function's GPU work without waiting, and wait only where the host touches memory";
+  let description = [{
+    In each host function (after `gpu-kernel-outlining`), the GPU work of a
+    block becomes one chain of async operations: every `gpu.launch_func`,
+    `gpu.dealloc`, `gpu.memcpy` and `gpu.memset` depends on the one before.
+    Calls of functions marked `amp.stream_ordered` (libamprt_cuda's
+    cuBLASLt GEMMs) and `gpu.alloc` (libamprt_cuda's stream-ordered block
+    cache) are queued on the same stream and need no token. The host waits
+    for the chain (`gpu.wait`) only before an operation that may touch
+    memory itself (a load, a store, a host loop, an unknown call) and
+    before the block's terminator. Host waits already in the block are
+    merged into these. Nested blocks of host operations get chains of their
+    own. libamprt_cuda runs every stream on one stream, so program order
+    holds across chains.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

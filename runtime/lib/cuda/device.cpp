@@ -6,7 +6,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace amprt::cuda {
 namespace {
@@ -53,20 +57,72 @@ CUstream stream() {
 
 using namespace amprt::cuda;
 
-extern "C" void *amprt_cuda_alloc(uint64_t bytes) {
-  makeContextCurrent();
-  CUdeviceptr pointer = 0;
-  // A zero-byte buffer still needs a distinct, valid address.
-  check(cuMemAllocManaged(&pointer, bytes ? bytes : 1, CU_MEM_ATTACH_GLOBAL),
-        "cuMemAllocManaged");
-  return reinterpret_cast<void *>(pointer);
+namespace {
+/// Blocks kept for reuse instead of freed: a step allocates the same
+/// buffers, of the same sizes, on every call, so from the second step on
+/// it allocates nothing. Every kernel, copy and GEMM runs on the one
+/// stream, so a block freed and handed out again is used after the work
+/// that used it before (stream order): no synchronization on free. Host
+/// code that touches a buffer must have waited for the stream anyway.
+class BlockCache {
+public:
+  void *allocate(uint64_t bytes, bool managed) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = free.find({bytes, managed});
+      if (it != free.end() && !it->second.empty()) {
+        void *block = it->second.back();
+        it->second.pop_back();
+        return block;
+      }
+    }
+    makeContextCurrent();
+    CUdeviceptr pointer = 0;
+    // A zero-byte buffer still needs a distinct, valid address.
+    if (managed)
+      check(cuMemAllocManaged(&pointer, bytes ? bytes : 1,
+                              CU_MEM_ATTACH_GLOBAL),
+            "cuMemAllocManaged");
+    else
+      check(cuMemAlloc(&pointer, bytes ? bytes : 1), "cuMemAlloc");
+    void *block = reinterpret_cast<void *>(pointer);
+    std::lock_guard<std::mutex> lock(mutex);
+    sizes[block] = {bytes, managed};
+    return block;
+  }
+
+  void release(void *block) {
+    if (!block)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = sizes.find(block);
+    if (it == sizes.end()) {
+      std::fprintf(stderr, "amprt_cuda: freeing %p, which amprt_cuda did not "
+                           "allocate\n", block);
+      std::abort();
+    }
+    free[it->second].push_back(block);
+  }
+
+private:
+  using Key = std::pair<uint64_t, bool>; // bytes, managed
+  std::mutex mutex;
+  std::map<Key, std::vector<void *>> free;
+  std::unordered_map<void *, Key> sizes;
+};
+
+BlockCache &blocks() {
+  static BlockCache *cache = new BlockCache; // outlives static destructors
+  return *cache;
+}
+} // namespace
+
+void *amprt::cuda::allocateDevice(uint64_t bytes) {
+  return blocks().allocate(bytes, /*managed=*/false);
 }
 
-extern "C" void amprt_cuda_free(void *pointer) {
-  if (!pointer)
-    return;
-  makeContextCurrent();
-  // Work still queued may read the buffer.
-  check(cuStreamSynchronize(stream()), "cuStreamSynchronize");
-  check(cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
+extern "C" void *amprt_cuda_alloc(uint64_t bytes) {
+  return blocks().allocate(bytes, /*managed=*/true);
 }
+
+extern "C" void amprt_cuda_free(void *pointer) { blocks().release(pointer); }

@@ -5,6 +5,8 @@
 
 #include <cuda.h>
 
+#include <cstdint>
+
 namespace amprt::cuda {
 
 /// Aborts with `what`, the error's name and its message unless `result` is
@@ -19,6 +21,10 @@ void makeContextCurrent();
 CUstream stream();
 
 void setDefaultDevice(int device);
+
+/// Device memory (cuMemAlloc) from the block cache that amprt_cuda_alloc
+/// (managed memory) also uses; released with amprt_cuda_free.
+void *allocateDevice(uint64_t bytes);
 
 } // namespace amprt::cuda
 

@@ -107,12 +107,7 @@ void mgpuStreamWaitEvent(void *s, void *event) {
 }
 
 void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool hostShared) {
-  if (hostShared)
-    return amprt_cuda_alloc(bytes);
-  makeContextCurrent();
-  CUdeviceptr pointer = 0;
-  check(cuMemAlloc(&pointer, bytes ? bytes : 1), "cuMemAlloc");
-  return reinterpret_cast<void *>(pointer);
+  return hostShared ? amprt_cuda_alloc(bytes) : allocateDevice(bytes);
 }
 
 void mgpuMemFree(void *pointer, void * /*stream*/) { amprt_cuda_free(pointer); }

@@ -63,7 +63,7 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer >= 1";
     return success();
   }
-  if (name == kParallelChunkAttrName) {
+  if (name == kParallelChunkAttrName || name == kStreamOrderedAttrName) {
     if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
       return op->emitError()
              << "'" << name << "' must be a unit attribute of a function";

@@ -68,6 +68,10 @@ def AMP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNameAttrName = "amp.name";
     static constexpr ::llvm::StringLiteral kParallelChunkAttrName =
         "amp.parallel_chunk";
+    /// On a runtime function declaration: the callee queues its work on
+    /// the GPU stream and returns without waiting for it.
+    static constexpr ::llvm::StringLiteral kStreamOrderedAttrName =
+        "amp.stream_ordered";
     /// The longest `amp.name`.
     static constexpr unsigned kMaxNameLength = 255;
   }];

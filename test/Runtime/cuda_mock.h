@@ -1,0 +1,30 @@
+//===- cuda_mock.h - what the simulated driver counted ---------*- C++ -*-===//
+//
+// cuda_mock.cpp stands in for libcuda and libcublasLt on the CPU and counts,
+// from one amprt_mock_begin_step to the next, what a training step asked of
+// the GPU. amprt-cuda-mock-step prints these per step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMPRT_TEST_CUDA_MOCK_H
+#define AMPRT_TEST_CUDA_MOCK_H
+
+#include <cstdint>
+
+struct amprt_mock_counts {
+  int64_t launches = 0;      // cuLaunchKernel
+  int64_t gemms = 0;         // cublasLtMatmul
+  int64_t graphLaunches = 0; // cuGraphLaunch
+  int64_t allocs = 0;        // cuMemAlloc, cuMemAllocManaged
+  int64_t frees = 0;         // cuMemFree
+  int64_t syncs = 0;         // stream, context and event synchronizations
+  int64_t h2d = 0;           // copies from host memory to device memory
+  int64_t d2h = 0;           // copies from device memory to host memory
+  int64_t hostTouches = 0;   // device pages the host read or wrote
+};
+
+/// Starts counting afresh and closes the device pages the host opened.
+void amprt_mock_begin_step();
+amprt_mock_counts amprt_mock_step_counts();
+
+#endif // AMPRT_TEST_CUDA_MOCK_H
