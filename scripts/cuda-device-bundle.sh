@@ -7,8 +7,10 @@
 # benchmark against PyTorch (bench/cuda_step).
 #
 #   scripts/cuda-device-bundle.sh            # here, after scripts/build.sh
-#   then, on the GPU machine (device tool: carry ["build/cuda-check"]):
-#   bash build/cuda-check/run.sh "$OUT"
+#   then, on the GPU machine (device tool: carry ["build/cuda-check.tar.xz"],
+#   which fits the tool's 64 MiB where the folder, with oneDNN and OpenBLAS,
+#   does not):
+#   tar -C /tmp -xJf build/cuda-check.tar.xz && bash /tmp/cuda-check/run.sh "$OUT"
 #
 # Each line of CONFIGS: name, example step, precision, amp-train arguments.
 set -euo pipefail
@@ -56,4 +58,6 @@ while read -r name source precision args; do
     "$name" "$start" >> "$out/reference/cpu-seconds.txt"
   rm "$out/reference/$name-cpu.so"
 done < "$out/configs.txt"
-du -sh "$out"
+tar -C "$build" -cf - cuda-check | xz -T0 -6 > "$out.tar.xz.partial"
+mv "$out.tar.xz.partial" "$out.tar.xz"
+du -sh "$out" "$out.tar.xz"

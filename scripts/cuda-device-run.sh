@@ -2,12 +2,17 @@
 # Runs on the GPU machine, from a bundle made by scripts/cuda-device-bundle.sh:
 #   bash build/cuda-check/run.sh OUTDIR
 # Trains every CUDA artifact with the arguments its CPU reference ran with,
-# then checks: the first 20 losses within 1e-4 relative of the CPU's, all
-# within 2e-2, test accuracy within 1.5 points; an overflowing batch skips
-# its step (params/state digests unchanged) and halves the scale. Writes
-# logs and summary.txt to OUTDIR; exits non-zero if any check fails. When
-# all pass and PyTorch sees the GPU, benchmarks the MLP step against
-# PyTorch's FP32 and autocast steps (bench.md).
+# then checks: the first 20 losses within a relative tolerance of the
+# CPU's (f32: 1e-4, summation order only; f16: 3e-3 and bf16: 2e-2, a few
+# units in the last place of the 16-bit activations, which cuBLASLt's
+# summation order flips differently from the CPU's), and on real data
+# (not --data=synthetic, whose random labels make any two runs drift
+# apart) all losses within 2e-2 and test accuracy within 1.5 points; an
+# overflowing batch skips its step (params/state digests unchanged) and
+# halves the scale. Writes logs and summary.txt to OUTDIR; exits non-zero
+# if any check fails. When all pass and PyTorch sees the GPU, benchmarks
+# the MLP step against PyTorch's FP32 and autocast steps (bench.md).
+# LD_LIBRARY_PATH is set for our binaries only, never for PyTorch.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$here/out}}
@@ -21,8 +26,9 @@ for base in site.getsitepackages():
 print(":".join(r for r in roots if glob.glob(os.path.join(r, "libcublasLt.so.13*"))))
 PY
 )
-export LD_LIBRARY_PATH="$here/lib:${cublas_dirs:+$cublas_dirs:}/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-train="$here/bin/amp-train"
+export AMP_BUNDLE_LIBRARY_PATH="$here/lib:${cublas_dirs:+$cublas_dirs:}/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+ours() { LD_LIBRARY_PATH="$AMP_BUNDLE_LIBRARY_PATH" "$@"; }
+train="ours $here/bin/amp-train"
 check="python3 $here/check_train.py"
 summary="$out/summary.txt"
 : > "$summary"
@@ -35,12 +41,13 @@ verdict() {
   if "$@" >> "$summary" 2>&1; then note "  ok: $label"; else note "  FAILED: $label"; failed=1; fi
 }
 
-nvidia-smi -L >> "$summary" 2>&1 || note "no nvidia-smi"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$summary" 2>&1 || note "no nvidia-smi"
+note "cuBLASLt: $(ours ldd "$here/lib/libamprt_cuda.so" | grep -o 'libcublasLt[^ ]* => [^ ]*')"
 while read -r name source precision args; do
   note "== $name ($source, $precision)"
   start=$(date +%s.%N)
   # shellcheck disable=SC2086
-  if ! "$train" "$here/artifacts/$name.so" $args --quiet --log="$out/$name.csv" \
+  if ! $train "$here/artifacts/$name.so" $args --quiet --log="$out/$name.csv" \
       > "$out/$name.out" 2> "$out/$name.err"; then
     note "  FAILED: amp-train exited with an error:"; tail -5 "$out/$name.err" | tee -a "$summary"
     failed=1
@@ -49,8 +56,10 @@ while read -r name source precision args; do
   seconds=$(python3 -c "import time,sys; print(f'{time.time()-float(sys.argv[1]):.2f}')" "$start")
   note "  gpu seconds $seconds, cpu seconds (here, when bundled) $(grep "^$name " "$here/reference/cpu-seconds.txt" | cut -d' ' -f2)"
   cat "$out/$name.out" >> "$summary"
-  verdict "first 20 losses within 1e-4 of the CPU's" \
-    $check losses "$here/reference/$name.csv" "$out/$name.csv" --rtol 1e-4 --steps 20
+  case $precision in f32) rtol=1e-4 ;; f16) rtol=3e-3 ;; *) rtol=2e-2 ;; esac
+  verdict "first 20 losses within $rtol of the CPU's" \
+    $check losses "$here/reference/$name.csv" "$out/$name.csv" --rtol $rtol --steps 20
+  case $args in *synthetic*) continue ;; esac
   verdict "all losses within 2e-2" \
     $check losses "$here/reference/$name.csv" "$out/$name.csv" --rtol 2e-2
   verdict "test accuracy within 1.5 points" \
@@ -58,8 +67,8 @@ while read -r name source precision args; do
 done < "$here/configs.txt"
 
 note "== overflow skip (mlp-f16)"
-"$train" "$here/artifacts/mlp-f16.so" --data=synthetic --steps=9 --quiet --print-digest > "$out/before.out" 2>&1
-"$train" "$here/artifacts/mlp-f16.so" --data=synthetic --steps=10 --poison-step=10 --quiet --print-digest > "$out/poisoned.out" 2>&1
+$train "$here/artifacts/mlp-f16.so" --data=synthetic --steps=9 --quiet --print-digest > "$out/before.out" 2>&1
+$train "$here/artifacts/mlp-f16.so" --data=synthetic --steps=10 --poison-step=10 --quiet --print-digest > "$out/poisoned.out" 2>&1
 cat "$out/before.out" "$out/poisoned.out" >> "$summary"
 if [ "$(grep -o 'params-digest.*' "$out/before.out")" = "$(grep -o 'params-digest.*' "$out/poisoned.out")" ] &&
    grep -q "steps 10 skipped 1 final-scale 32768" "$out/poisoned.out"; then

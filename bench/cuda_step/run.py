@@ -21,10 +21,10 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--repeat", type=int, default=7)
 parser.add_argument("--steps", type=int, default=200)
 args = parser.parse_args()
-env = dict(os.environ)
-env.setdefault("LD_LIBRARY_PATH", "")
-if f"{bundle}/lib" not in env["LD_LIBRARY_PATH"]:  # run.sh already set it
-    env["LD_LIBRARY_PATH"] = f"{bundle}/lib:/usr/local/cuda/lib64:" + env["LD_LIBRARY_PATH"]
+# Our binaries get the bundle's libraries; PyTorch keeps its own.
+ours = dict(os.environ)
+ours["LD_LIBRARY_PATH"] = os.environ.get(
+    "AMP_BUNDLE_LIBRARY_PATH", f"{bundle}/lib:/usr/local/cuda/lib64")
 
 gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                      capture_output=True, text=True).stdout.strip()
@@ -37,11 +37,11 @@ for _ in range(args.repeat):
     for mode in modes:
         samples[("torch", mode)].append(float(subprocess.run(
             ["python3", os.path.join(here, "torch_amp_step.py"), mode, steps],
-            capture_output=True, text=True, check=True, env=env).stdout))
+            capture_output=True, text=True, check=True).stdout))
         samples[("amp", mode)].append(float(subprocess.run(
             [os.path.join(bundle, "bin", "bench_step"),
              os.path.join(here, f"mlp-{mode}.so"), steps, "20"],
-            capture_output=True, text=True, check=True, env=env).stdout))
+            capture_output=True, text=True, check=True, env=ours).stdout))
 
 print(f"{gpu}; PyTorch {torch_version}; {args.steps} steps x {args.repeat} interleaved runs")
 print()
