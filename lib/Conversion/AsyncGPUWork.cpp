@@ -30,7 +30,7 @@ using namespace mlir::amp;
 namespace {
 /// How one host operation relates to the queued GPU work.
 enum class HostOpKind {
-  Pure,          // no memory effects: runs any time
+  Pure,          // no memory effects (or an allocation): runs any time
   StreamOrdered, // enqueued behind the queued work
   Async,         // a gpu op with an async form: joins the chain
   TouchesMemory, // the host reads or writes memory: waits first
@@ -49,8 +49,11 @@ HostOpKind classify(Operation *op) {
   if (isa<gpu::LaunchFuncOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::MemsetOp>(
           op))
     return HostOpKind::Async;
-  // libamprt_cuda's allocator hands out blocks in stream order.
-  if (isa<gpu::AllocOp>(op) || isStreamOrderedCall(op))
+  // libamprt_cuda's allocator hands out blocks in stream order and
+  // queues nothing.
+  if (isa<gpu::AllocOp>(op))
+    return HostOpKind::Pure;
+  if (isStreamOrderedCall(op))
     return HostOpKind::StreamOrdered;
   if (op->getNumRegions() == 0 && isMemoryEffectFree(op))
     return HostOpKind::Pure;

@@ -2,9 +2,8 @@
 //
 // The CUDA path keeps sequential loops (the last stage of whole-tensor
 // reductions, the scale update) on the host next to kernels and cuBLASLt
-// calls, all on the same buffers: managed memory is reachable from both,
-// and every launch in the lowered host code is synchronous, so no copies
-// are needed.
+// calls, all on the same buffers: managed memory is reachable from both.
+// Copies between whole buffers run on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +82,22 @@ static void replaceGlobal(memref::GetGlobalOp global) {
       }
 }
 
+/// A copy between two whole buffers runs on the GPU (cuMemcpyAsync): the
+/// host neither reads nor writes them. Other layouts stay host copies.
+static void replaceCopy(memref::CopyOp copy) {
+  auto sourceType = dyn_cast<MemRefType>(copy.getSource().getType());
+  auto targetType = dyn_cast<MemRefType>(copy.getTarget().getType());
+  if (!sourceType || !targetType || !sourceType.getLayout().isIdentity() ||
+      !targetType.getLayout().isIdentity() || !sourceType.hasStaticShape() ||
+      sourceType.getShape() != targetType.getShape())
+    return;
+  OpBuilder builder(copy);
+  gpu::MemcpyOp::create(builder, copy.getLoc(), /*asyncToken=*/Type(),
+                        /*asyncDependencies=*/ValueRange(), copy.getTarget(),
+                        copy.getSource());
+  copy.erase();
+}
+
 namespace {
 struct BuffersToManagedMemoryPass
     : public amp::impl::BuffersToManagedMemoryPassBase<
@@ -116,6 +131,16 @@ struct BuffersToManagedMemoryPass
       replaceDealloc(dealloc);
     for (memref::GetGlobalOp global : globals)
       replaceGlobal(global);
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      if (auto copy = dyn_cast<memref::CopyOp>(op))
+        copies.push_back(copy);
+      return WalkResult::advance();
+    });
+    for (memref::CopyOp copy : copies)
+      replaceCopy(copy);
   }
 };
 } // namespace

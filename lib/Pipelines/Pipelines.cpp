@@ -167,6 +167,8 @@ void mlir::amp::addGPUMappingPasses(OpPassManager &funcPm) {
   // canonicalization in between (it would fold the mapping away).
   funcPm.addPass(createMapParallelLoopsToGPUPass());
   funcPm.addPass(createConvertParallelLoopToGpuPass());
+  funcPm.addPass(createSinkLoadsIntoLaunchesPass());
+  funcPm.addPass(createSequentialCodeToGPUPass());
 }
 
 /// Kernels and host code to LLVM the way gpu-lower-to-nvvm-pipeline does,

@@ -38,13 +38,13 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A constant in host read-only data: kernels get a managed copy, made at
-// the top of the function (also when the constant is taken in a loop) and
+// A constant in host read-only data: kernels get a managed copy, made on
+// the GPU (a copy between whole buffers) at the top of the function (also when the constant is taken in a loop) and
 // freed before the return.
 // CHECK-LABEL: func.func @constant
 // CHECK: %[[G:.*]] = memref.get_global @table : memref<4xi32>
 // CHECK: %[[M:.*]] = gpu.alloc  host_shared () : memref<4xi32>
-// CHECK: memref.copy %[[G]], %[[M]] : memref<4xi32> to memref<4xi32>
+// CHECK: gpu.memcpy %[[M]], %[[G]] : memref<4xi32>, memref<4xi32>
 // CHECK: scf.for
 // CHECK:   memref.load %[[M]]
 // CHECK: %[[T:.*]] = gpu.wait async

@@ -23,20 +23,25 @@
 // Every outlined loop nest is an sm_90 fatbin (magic 0xBA55ED50).
 // KERNELS: gpu.binary @train_step_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, "P\EDU\BA
 
-// The step is 41 kernel launches (transposes fold into the GEMMs' operand
+// The step is 47 kernel launches (transposes fold into the GEMMs' operand
 // layouts, amp-fuse-elementwise-ops): reductions are one kernel each (their
-// parallel dimensions outermost), not one launch per batch row.
+// parallel dimensions outermost), not one launch per batch row; the last
+// stage of the overflow check and the scale update are one-thread kernels
+// (amp-sequential-code-to-gpu).
 // LAUNCHES-LABEL: llvm.func @train_step(
-// LAUNCHES-COUNT-41: gpu.launch_func
+// LAUNCHES-COUNT-47: gpu.launch_func
 // LAUNCHES-NOT: gpu.launch_func
 // LAUNCHES-LABEL: llvm.func @predict(
 
-// Kernels, GEMMs and frees are queued without waiting (amp-async-gpu-work):
-// the host waits for the stream only before its own loads and stores (the
-// last stage of the overflow check, the flag handed to each optimizer
-// kernel, the scale update) and before returning: 11 waits, not one per
-// launch, GEMM and free.
+// Kernels, GEMMs, copies and frees are queued without waiting
+// (amp-async-gpu-work), the host code that touched buffers runs in
+// kernels, and kernels load the overflow flag themselves
+// (amp-sink-loads-into-launches): the host waits for the stream once, to
+// return. No host copy: results are computed in their out-params, other
+// copies between whole buffers are mgpuMemcpy.
 // SYNCS-LABEL: llvm.func @train_step(
-// SYNCS-COUNT-11: llvm.call @mgpuStreamSynchronize(
+// SYNCS-COUNT-1: llvm.call @mgpuStreamSynchronize(
 // SYNCS-NOT: llvm.call @mgpuStreamSynchronize(
+// SYNCS-NOT: llvm.intr.memcpy
+// SYNCS-NOT: llvm.call @memrefCopy
 // SYNCS-LABEL: llvm.func @predict(

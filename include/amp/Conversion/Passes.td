@@ -89,7 +89,10 @@ def BuffersToManagedMemoryPass
     sides: each `memref.alloc` in a host function becomes
     `gpu.alloc host_shared` (cuMemAllocManaged through the mgpu* ABI) and
     each `memref.dealloc` an async `gpu.dealloc` that nothing waits for
-    (libamprt_cuda frees in stream order; `amp-async-gpu-work` chains it). Kernels inside `gpu.module` are left alone. A
+    (libamprt_cuda frees in stream order; `amp-async-gpu-work` chains it).
+    A `memref.copy` between two whole buffers (static, identity layouts,
+    constants included) becomes a `gpu.memcpy`, which
+    `amp-async-gpu-work` queues; other copies stay on the host. Kernels inside `gpu.module` are left alone. A
     `memref.alloca` (host stack) cannot be reached from a kernel: it is an
     error. The runtime allocates the step's arguments in managed memory too.
   }];
@@ -103,8 +106,9 @@ def AsyncGPUWorkPass : Pass<"amp-async-gpu-work", "::mlir::ModuleOp"> {
     block becomes one chain of async operations: every `gpu.launch_func`,
     `gpu.dealloc`, `gpu.memcpy` and `gpu.memset` depends on the one before.
     Calls of functions marked `amp.stream_ordered` (libamprt_cuda's
-    cuBLASLt GEMMs) and `gpu.alloc` (libamprt_cuda's stream-ordered block
-    cache) are queued on the same stream and need no token. The host waits
+    cuBLASLt GEMMs) are queued on the same stream and need no token;
+    `gpu.alloc` queues nothing (libamprt_cuda's block cache hands blocks
+    out in stream order) and needs no wait. The host waits
     for the chain (`gpu.wait`) only before an operation that may touch
     memory itself (a load, a store, a host loop, an unknown call) and
     before the block's terminator. Host waits already in the block are

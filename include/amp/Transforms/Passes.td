@@ -338,4 +338,40 @@ def MapParallelLoopsToGPUPass
                            "::mlir::scf::SCFDialect"];
 }
 
+def SinkLoadsIntoLaunchesPass
+    : Pass<"amp-sink-loads-into-launches", "::mlir::func::FuncOp"> {
+  let summary = "Load host scalars that only kernels use inside those kernels";
+  let description = [{
+    After `convert-parallel-loops-to-gpu`: a `memref.load` in the function's
+    body whose value is used only inside `gpu.launch` ops of the same block
+    is cloned to the top of each of them and erased, so the kernels read
+    the value from device memory in stream order and the host does not
+    wait for the GPU work that wrote it (the overflow flag that every
+    optimizer kernel selects on). Only when the buffer is a fresh
+    allocation or an argument that no view, cast or copy aliases, and
+    neither the ops between the load and the last launch nor the launches
+    themselves may write it.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def SequentialCodeToGPUPass
+    : Pass<"amp-sequential-code-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Run the host code that touches buffers as one-thread kernels";
+  let description = [{
+    After `convert-parallel-loops-to-gpu` and `amp-sink-loads-into-launches`,
+    on the CUDA path's host functions: each run of consecutive top-level
+    ops that only load, store, compute (arith, math) and loop or branch
+    (scf.for, scf.if) over them, with at least one load or store, becomes a
+    `gpu.launch` of one block of one thread (the last stage of whole-tensor
+    reductions, the loss-scale update). Pure ops of the run whose values
+    are needed after it stay on the host above the kernel; a run whose
+    loaded values are needed on the host stays on the host. The host then
+    waits for the GPU only to return.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD
