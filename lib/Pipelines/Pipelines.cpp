@@ -159,6 +159,8 @@ void mlir::amp::addCPULoopsToLLVMPasses(OpPassManager &pm,
 }
 
 void mlir::amp::addGPUMappingPasses(OpPassManager &funcPm) {
+  // Strided copies as loop nests (kernels), not host memrefCopy calls.
+  funcPm.addPass(createStridedCopiesToLinalgPass());
   // Reductions innermost: one kernel per reduction, not one launch per row.
   funcPm.addPass(createLinalgGeneralizeNamedOpsPass());
   funcPm.addPass(createParallelLoopsOutermostPass());
