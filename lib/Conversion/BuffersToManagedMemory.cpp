@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Conversion/Passes.h"
+#include "amp/Utils/Copies.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -85,11 +86,7 @@ static void replaceGlobal(memref::GetGlobalOp global) {
 /// A copy between two whole buffers runs on the GPU (cuMemcpyAsync): the
 /// host neither reads nor writes them. Other layouts stay host copies.
 static void replaceCopy(memref::CopyOp copy) {
-  auto sourceType = dyn_cast<MemRefType>(copy.getSource().getType());
-  auto targetType = dyn_cast<MemRefType>(copy.getTarget().getType());
-  if (!sourceType || !targetType || !sourceType.getLayout().isIdentity() ||
-      !targetType.getLayout().isIdentity() || !sourceType.hasStaticShape() ||
-      sourceType.getShape() != targetType.getShape())
+  if (!isWholeBufferCopy(copy))
     return;
   OpBuilder builder(copy);
   gpu::MemcpyOp::create(builder, copy.getLoc(), /*asyncToken=*/Type(),

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Transforms/Passes.h"
+#include "amp/Utils/Copies.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,11 +25,6 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-static bool isWholeBuffer(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  return memref && memref.getLayout().isIdentity();
-}
-
 namespace {
 struct StridedCopiesToLinalgPass
     : public amp::impl::StridedCopiesToLinalgPassBase<
@@ -36,8 +32,7 @@ struct StridedCopiesToLinalgPass
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     getOperation().walk([&](memref::CopyOp copy) {
-      if (!isWholeBuffer(copy.getSource().getType()) ||
-          !isWholeBuffer(copy.getTarget().getType()))
+      if (!isWholeBufferCopy(copy))
         copies.push_back(copy);
     });
     for (memref::CopyOp copy : copies) {

@@ -244,11 +244,11 @@ def StridedCopiesToLinalgPass
   let summary = "Turn memref.copy between strided views into linalg.copy";
   let description = [{
     On the CUDA path, before the loop nests are mapped to kernels: a
-    `memref.copy` whose source or target is not a whole buffer (an identity
-    layout), such as a concatenation into a subview, becomes a
-    `linalg.copy`, so it runs as a parallel loop nest (a kernel) instead of
-    the host's element-by-element `memrefCopy`. Copies between whole
-    buffers are left to `amp-buffers-to-managed-memory` (one
+    `memref.copy` that is not between two whole buffers of one static
+    shape (identity layouts), such as a concatenation into a subview,
+    becomes a `linalg.copy`, so it runs as a parallel loop nest (a kernel)
+    instead of the host's element-by-element `memrefCopy`. Copies between
+    whole buffers are left to `amp-buffers-to-managed-memory` (one
     `gpu.memcpy`).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
