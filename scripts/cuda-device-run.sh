@@ -42,7 +42,9 @@ verdict() {
 }
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$summary" 2>&1 || note "no nvidia-smi"
-note "cuBLASLt: $(ours ldd "$here/lib/libamprt_cuda.so" | grep -o 'libcublasLt[^ ]* => [^ ]*')"
+# libamprt_cuda loads cuBLASLt with dlopen and, asked to, says which.
+loaded=$(AMPRT_CUDA_VERBOSE=1 ours "$here/bin/amp-train" "$here/artifacts/mlp-f32.so" --data=synthetic --steps=1 --quiet 2>&1 >/dev/null | grep -o 'cuBLASLt [0-9]* from .*')
+note "${loaded:-cuBLASLt: not loaded (see $out/*.err)}"
 while read -r name source precision args; do
   note "== $name ($source, $precision)"
   start=$(date +%s.%N)

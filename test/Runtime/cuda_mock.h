@@ -1,8 +1,9 @@
 //===- cuda_mock.h - what the simulated driver counted ---------*- C++ -*-===//
 //
-// cuda_mock.cpp stands in for libcuda and libcublasLt on the CPU and counts,
-// from one amprt_mock_begin_step to the next, what a training step asked of
-// the GPU. amprt-cuda-mock-step prints these per step.
+// cuda_mock.cpp (libamprt_cuda_mock_driver) stands in for libcuda and
+// cublaslt_mock.cpp (a libcublasLt.so.13) for cuBLASLt on the CPU; they
+// count, from one amprt_mock_begin_step to the next, what a training step
+// asked of the GPU. amprt-cuda-mock-step prints these per step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,10 +22,17 @@ struct amprt_mock_counts {
   int64_t h2d = 0;           // copies from host memory to device memory
   int64_t d2h = 0;           // copies from device memory to host memory
   int64_t hostTouches = 0;   // device pages the host read or wrote
+  int64_t heuristics = 0;    // cublasLtMatmulAlgoGetHeuristic
 };
 
 /// Starts counting afresh and closes the device pages the host opened.
 void amprt_mock_begin_step();
 amprt_mock_counts amprt_mock_step_counts();
+
+/// For the simulated cuBLASLt: the counts to add to, and where the mock
+/// reads or writes `pointer` (the shadow of a device address, any other
+/// address as it is).
+amprt_mock_counts &amprt_mock_counters();
+void *amprt_mock_shadow(const void *pointer);
 
 #endif // AMPRT_TEST_CUDA_MOCK_H

@@ -5,15 +5,21 @@
 // the GEMMs accept (row-major, transposed views, other strides, offsets,
 // batches, a broadcast batch, a column-major output) must produce
 // C += A x B, and the module cache must return one module per binary.
+// The GEMM's cuBLASLt plans: chosen once per shape, layout and operand
+// alignment, for the alignment the operands really have.
 //
 //===----------------------------------------------------------------------===//
+
+#include "cuda_mock.h"
 
 #include "amprt.h"
 #include "strided_memref.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 extern "C" {
@@ -147,6 +153,55 @@ void lowPrecision() {
          "bf16, B transposed view");
 }
 
+/// Floats on a 256-byte boundary, as device allocations are.
+struct AlignedFloats {
+  std::unique_ptr<float, decltype(&std::free)> storage;
+  explicit AlignedFloats(size_t count)
+      : storage(static_cast<float *>(std::aligned_alloc(256, 4 * count)),
+                &std::free) {
+    for (size_t e = 0; e < count; ++e)
+      storage.get()[e] = value(static_cast<int>(e));
+  }
+  StridedMemRef<float, 2> matrix(int64_t offset, int64_t rows, int64_t cols) {
+    return {storage.get(), storage.get(), offset, {rows, cols}, {cols, 1}};
+  }
+};
+
+/// C (3x4) += A (3x5) B (5x4) at the given element offsets into buffers
+/// aligned to 256 bytes; whether C came out right.
+bool alignedGemm(int64_t aOffset, int64_t bOffset, int64_t cOffset) {
+  AlignedFloats aData(128), bData(128), cData(128);
+  auto a = aData.matrix(aOffset, 3, 5), b = bData.matrix(bOffset, 5, 4);
+  auto out = cData.matrix(cOffset, 3, 4);
+  std::vector<float> beforeData(cData.storage.get(),
+                                cData.storage.get() + 128);
+  auto before = view<float, 2>(beforeData, cOffset, {3, 4}, {4, 1});
+  _mlir_ciface_amp_rt_cuda_matmul_f32(&a, &b, &out);
+  return matches(a, b, before, out, same);
+}
+
+void plans() {
+  // The transformer's q/k/v slices are 64- and 128-byte aligned: the mock,
+  // as cuBLASLt, fails a GEMM whose operands are less aligned than the
+  // algorithm chosen for them assumes (256 bytes unless told).
+  expect(alignedGemm(16, 32, 0),
+         "operands aligned to 64 and 128 bytes only (q/k/v slices)");
+  expect(alignedGemm(1, 3, 2), "operands aligned to 4 and 8 bytes only");
+
+  // One heuristic query per shape, layout and alignment, not per call.
+  int64_t heuristics = amprt_mock_step_counts().heuristics;
+  int64_t gemms = amprt_mock_step_counts().gemms;
+  bool right = true;
+  for (int repeat = 0; repeat < 3; ++repeat)
+    right &= alignedGemm(16, 32, 0); // planned above, new buffers each time
+  expect(right && amprt_mock_step_counts().heuristics == heuristics &&
+             amprt_mock_step_counts().gemms == gemms + 3,
+         "a planned GEMM again: no heuristic query, three GEMMs");
+  right = alignedGemm(16, 32, 8); // C 32-byte aligned: a new plan
+  expect(right && amprt_mock_step_counts().heuristics == heuristics + 1,
+         "the same shape, C less aligned: one new heuristic query");
+}
+
 void modules() {
   // MLIR's lowering loads the module before every launch: the runtime
   // loads each binary once, and never confuses two binaries at one address.
@@ -167,6 +222,7 @@ void modules() {
 int main() {
   f32Layouts();
   lowPrecision();
+  plans();
   modules();
   return failures ? 1 : 0;
 }

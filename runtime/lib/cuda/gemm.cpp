@@ -13,21 +13,24 @@
 // are is read transposed instead; any other layout is first gathered into
 // a dense copy (managed memory is host-readable once the stream is idle).
 // The GEMM is queued on the stream and not waited for (the declaration
-// the compiler emits is marked amp.stream_ordered).
+// the compiler emits is marked amp.stream_ordered). Descriptors and the
+// algorithm are chosen once per shape, layout and operand alignment (a
+// Plan), not per call.
 //
 //===----------------------------------------------------------------------===//
 
+#include "cublaslt.h"
 #include "device.h"
 
 #include "amprt_cuda.h"
 #include "strided_memref.h"
 
-#include <cublasLt.h>
-
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 
 using namespace amprt::cuda;
@@ -45,14 +48,6 @@ extern "C" {
 
 namespace {
 
-void checkBlas(cublasStatus_t status, const char *what) {
-  if (status == CUBLAS_STATUS_SUCCESS)
-    return;
-  std::fprintf(stderr, "amprt_cuda: %s failed: %s\n", what,
-               cublasLtGetStatusString(status));
-  std::abort();
-}
-
 constexpr size_t kWorkspaceBytes = 32u << 20;
 
 struct Blas {
@@ -65,7 +60,7 @@ Blas &blas() {
   static std::once_flag created;
   std::call_once(created, [] {
     makeContextCurrent();
-    checkBlas(cublasLtCreate(&instance.handle), "cublasLtCreate");
+    checkBlas(cublasLt().create(&instance.handle), "cublasLtCreate");
     CUdeviceptr workspace;
     check(cuMemAlloc(&workspace, kWorkspaceBytes), "cuMemAlloc (workspace)");
     instance.workspace = reinterpret_cast<void *>(workspace);
@@ -116,23 +111,137 @@ T *gatherDense(const T *base, int64_t batch, int64_t rows, int64_t cols,
   return dense;
 }
 
+size_t elementBytes(cudaDataType type) { return type == CUDA_R_32F ? 4 : 2; }
+
+/// The alignment in bytes that cuBLASLt may assume for every matrix of an
+/// operand: the largest power of two, at most 256 (what cuBLASLt assumes
+/// unless told), dividing its address and, when batched, its batch stride.
+/// Views such as the transformer's q/k/v slices are only 64- or 128-byte
+/// aligned; an algorithm chosen for 256 may fail or fault on them.
+uint32_t alignment(const Operand &op, cudaDataType type, int64_t batch) {
+  uint64_t bits = reinterpret_cast<uintptr_t>(op.data) | 256u;
+  if (batch > 1)
+    bits |= static_cast<uint64_t>(op.batchStride) * elementBytes(type);
+  return static_cast<uint32_t>(bits & (~bits + 1));
+}
+
+/// What a GEMM's descriptors and algorithm depend on: the input type, the
+/// batch, and each operand's shape, leading dimension, transpose, batch
+/// stride and alignment.
+using PlanKey = std::array<int64_t, 19>;
+
+/// The cuBLASLt descriptors and the algorithm for one PlanKey: made and
+/// chosen (one heuristic query) on the first GEMM of that key, reused by
+/// every later one; kept for the life of the process.
+struct Plan {
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t lhs = nullptr, rhs = nullptr, out = nullptr;
+  cublasLtMatmulAlgo_t algo;
+};
+
 cublasLtMatrixLayout_t layout(cudaDataType type, const Operand &op,
                               int64_t batch) {
+  const CublasLtApi &lt = cublasLt();
   cublasLtMatrixLayout_t result;
-  checkBlas(cublasLtMatrixLayoutCreate(&result, type, op.rows, op.cols, op.ld),
+  checkBlas(lt.layoutCreate(&result, type, op.rows, op.cols, op.ld),
             "cublasLtMatrixLayoutCreate");
   if (batch > 1) {
     int32_t count = static_cast<int32_t>(batch);
-    checkBlas(
-        cublasLtMatrixLayoutSetAttribute(
-            result, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)),
-        "cublasLtMatrixLayoutSetAttribute");
-    checkBlas(cublasLtMatrixLayoutSetAttribute(
-                  result, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
-                  &op.batchStride, sizeof(op.batchStride)),
+    checkBlas(lt.layoutSetAttribute(result, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+                                    &count, sizeof(count)),
               "cublasLtMatrixLayoutSetAttribute");
+    checkBlas(
+        lt.layoutSetAttribute(result,
+                              CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                              &op.batchStride, sizeof(op.batchStride)),
+        "cublasLtMatrixLayoutSetAttribute");
   }
   return result;
+}
+
+const char *typeName(cudaDataType type) {
+  return type == CUDA_R_32F ? "f32" : type == CUDA_R_16F ? "f16" : "bf16";
+}
+
+/// The plan for D = op(lhs) op(rhs) + D (cuBLASLt's A, B and C = D).
+const Plan &planFor(cudaDataType inputType, int64_t batch, const Operand &lhs,
+                    const Operand &rhs, const Operand &out) {
+  uint32_t lhsAlign = alignment(lhs, inputType, batch);
+  uint32_t rhsAlign = alignment(rhs, inputType, batch);
+  uint32_t outAlign = alignment(out, CUDA_R_32F, batch);
+  PlanKey key = {inputType,       batch,          int64_t(lhs.rows),
+                 int64_t(lhs.cols), lhs.ld,       lhs.transposed,
+                 lhs.batchStride, lhsAlign,       int64_t(rhs.rows),
+                 int64_t(rhs.cols), rhs.ld,       rhs.transposed,
+                 rhs.batchStride, rhsAlign,       int64_t(out.rows),
+                 int64_t(out.cols), out.ld,       out.batchStride,
+                 outAlign};
+  static std::mutex mutex;
+  static std::map<PlanKey, Plan> plans;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, inserted] = plans.try_emplace(key);
+  Plan &plan = it->second;
+  if (!inserted)
+    return plan;
+
+  const CublasLtApi &lt = cublasLt();
+  checkBlas(lt.descCreate(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+            "cublasLtMatmulDescCreate");
+  cublasOperation_t transA = lhs.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t transB = rhs.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  checkBlas(lt.descSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA,
+                                &transA, sizeof(transA)),
+            "cublasLtMatmulDescSetAttribute");
+  checkBlas(lt.descSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_TRANSB,
+                                &transB, sizeof(transB)),
+            "cublasLtMatmulDescSetAttribute");
+  plan.lhs = layout(inputType, lhs, batch);
+  plan.rhs = layout(inputType, rhs, batch);
+  plan.out = layout(CUDA_R_32F, out, batch);
+
+  cublasLtMatmulPreference_t preference;
+  checkBlas(lt.preferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+  auto prefer = [&](cublasLtMatmulPreferenceAttributes_t attribute,
+                    const auto &value) {
+    checkBlas(
+        lt.preferenceSetAttribute(preference, attribute, &value, sizeof(value)),
+        "cublasLtMatmulPreferenceSetAttribute");
+  };
+  prefer(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, kWorkspaceBytes);
+  prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, lhsAlign);
+  prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, rhsAlign);
+  prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, outAlign);
+  prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, outAlign);
+  cublasLtMatmulHeuristicResult_t heuristic;
+  int found = 0;
+  cublasStatus_t status = lt.algoGetHeuristic(
+      blas().handle, plan.desc, plan.lhs, plan.rhs, plan.out, plan.out,
+      preference, 1, &heuristic, &found);
+  lt.preferenceDestroy(preference);
+  // cuBLASLt says "not supported" when it finds no algorithm.
+  if (status != CUBLAS_STATUS_NOT_SUPPORTED)
+    checkBlas(status, "cublasLtMatmulAlgoGetHeuristic");
+  if (status == CUBLAS_STATUS_NOT_SUPPORTED || found == 0) {
+    // In the row-major terms of the compiled step: C[m, n] += A[m, k] B[k, n].
+    std::fprintf(
+        stderr,
+        "amprt_cuda: cuBLASLt (%s) has no algorithm for a %s GEMM "
+        "C[%llu x %llu] += A[%llu x %llu] B[%llu x %llu], batch %lld (A %s, "
+        "B %s; leading dimensions A %lld, B %lld, C %lld; alignment A %u, "
+        "B %u, C %u bytes)\n",
+        lt.path.c_str(), typeName(inputType), (unsigned long long)out.cols,
+        (unsigned long long)out.rows,
+        (unsigned long long)(rhs.transposed ? rhs.rows : rhs.cols),
+        (unsigned long long)(rhs.transposed ? rhs.cols : rhs.rows),
+        (unsigned long long)(lhs.transposed ? lhs.rows : lhs.cols),
+        (unsigned long long)(lhs.transposed ? lhs.cols : lhs.rows),
+        (long long)batch, rhs.transposed ? "column-major" : "row-major",
+        lhs.transposed ? "column-major" : "row-major", (long long)rhs.ld,
+        (long long)lhs.ld, (long long)out.ld, rhsAlign, lhsAlign, outAlign);
+    std::abort();
+  }
+  plan.algo = heuristic.algo;
+  return plan;
 }
 
 /// C[batch, m, n] += A[batch, m, k] x B[batch, k, n] (strides per memref).
@@ -172,57 +281,17 @@ void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
     out = {cDense, uint64_t(n), uint64_t(m), n, false, m * n};
   }
 
-  Blas &lt = blas();
-  cublasLtMatmulDesc_t desc;
-  checkBlas(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
-            "cublasLtMatmulDescCreate");
-  cublasOperation_t transA = lhs.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
-  cublasOperation_t transB = rhs.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
-  checkBlas(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA,
-                                           &transA, sizeof(transA)),
-            "cublasLtMatmulDescSetAttribute");
-  checkBlas(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB,
-                                           &transB, sizeof(transB)),
-            "cublasLtMatmulDescSetAttribute");
-  cublasLtMatrixLayout_t lhsLayout = layout(inputType, lhs, batch);
-  cublasLtMatrixLayout_t rhsLayout = layout(inputType, rhs, batch);
-  cublasLtMatrixLayout_t outLayout = layout(CUDA_R_32F, out, batch);
-
-  cublasLtMatmulPreference_t preference;
-  checkBlas(cublasLtMatmulPreferenceCreate(&preference),
-            "cublasLtMatmulPreferenceCreate");
-  checkBlas(cublasLtMatmulPreferenceSetAttribute(
-                preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                &kWorkspaceBytes, sizeof(kWorkspaceBytes)),
-            "cublasLtMatmulPreferenceSetAttribute");
-  cublasLtMatmulHeuristicResult_t heuristic;
-  int found = 0;
-  checkBlas(cublasLtMatmulAlgoGetHeuristic(lt.handle, desc, lhsLayout,
-                                           rhsLayout, outLayout, outLayout,
-                                           preference, 1, &heuristic, &found),
-            "cublasLtMatmulAlgoGetHeuristic");
-  if (found == 0) {
-    std::fprintf(stderr,
-                 "amprt_cuda: cuBLASLt has no algorithm for a %lldx%lldx%lld "
-                 "GEMM (batch %lld)\n",
-                 (long long)m, (long long)n, (long long)k, (long long)batch);
-    std::abort();
-  }
+  const Plan &plan = planFor(inputType, batch, lhs, rhs, out);
+  Blas &handle = blas();
   float alpha = 1.0f, beta = 1.0f; // accumulate, as linalg.matmul does
-  checkBlas(cublasLtMatmul(lt.handle, desc, &alpha, lhs.data, lhsLayout,
-                           rhs.data, rhsLayout, &beta, out.data, outLayout,
-                           const_cast<void *>(out.data), outLayout,
-                           &heuristic.algo, lt.workspace, kWorkspaceBytes,
-                           stream()),
+  checkBlas(cublasLt().matmul(handle.handle, plan.desc, &alpha, lhs.data,
+                              plan.lhs, rhs.data, plan.rhs, &beta, out.data,
+                              plan.out, const_cast<void *>(out.data), plan.out,
+                              &plan.algo, handle.workspace, kWorkspaceBytes,
+                              stream()),
             "cublasLtMatmul");
   // The GEMM is queued, not waited for: the compiled step waits for its
   // stream before host code touches C (amp-async-gpu-work).
-
-  cublasLtMatmulPreferenceDestroy(preference);
-  cublasLtMatrixLayoutDestroy(lhsLayout);
-  cublasLtMatrixLayoutDestroy(rhsLayout);
-  cublasLtMatrixLayoutDestroy(outLayout);
-  cublasLtMatmulDescDestroy(desc);
   if (cDense) {
     // C is scattered back by the host.
     check(cuStreamSynchronize(stream()), "cuStreamSynchronize");
