@@ -110,6 +110,10 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
   // directly: no buffer and no copy per result and step.
   outParams.hoistStaticAllocs = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Sibling elementwise ops that tensor fusion left apart (an optimizer's
+  // updates of one parameter) as one loop nest: one pass over memory on
+  // the CPU, one kernel on the GPU.
+  pm.addNestedPass<func::FuncOp>(createFuseElementwiseBuffersPass());
 }
 
 void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime) {
@@ -165,6 +169,9 @@ void mlir::amp::addGPUMappingPasses(OpPassManager &funcPm) {
   funcPm.addPass(createLinalgGeneralizeNamedOpsPass());
   funcPm.addPass(createParallelLoopsOutermostPass());
   funcPm.addPass(createConvertLinalgToParallelLoopsPass());
+  // A reduction's initial value stored by its own kernel, not a fill
+  // kernel or a host-to-device copy before it.
+  funcPm.addPass(createFuseFillsIntoParallelLoopsPass());
   // Bounds are checked inside, so every block has a constant size; no
   // canonicalization in between (it would fold the mapping away).
   funcPm.addPass(createMapParallelLoopsToGPUPass());

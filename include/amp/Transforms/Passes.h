@@ -29,6 +29,16 @@ namespace mlir::amp {
 /// contraction only if it moves data (a transpose or broadcast).
 bool shouldFuseElementwise(OpOperand *fusedOperand);
 
+/// amp-fuse-elementwise-buffers on one block: merges later elementwise
+/// linalg.generics on buffers into earlier ones over the same iteration
+/// space where one loop nest computes the same; returns how many merged.
+int64_t fuseElementwiseBufferOps(Block &block);
+
+/// amp-fuse-fills-into-parallel-loops on one block: moves whole-buffer
+/// fills into the parallel loop that first touches the buffer; returns how
+/// many moved.
+int64_t fuseFillsIntoParallelLoops(Block &block);
+
 } // namespace mlir::amp
 
 #endif // AMP_TRANSFORMS_PASSES_H

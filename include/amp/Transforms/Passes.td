@@ -239,6 +239,25 @@ def FuseElementwiseOpsPass : Pass<"amp-fuse-elementwise-ops"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FuseElementwiseBuffersPass
+    : Pass<"amp-fuse-elementwise-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Merge elementwise linalg.generics on buffers that can share "
+                "one loop nest";
+  let description = [{
+    After bufferization: a later all-parallel `linalg.generic` is merged
+    into an earlier one over the same static iteration space (a
+    multi-output generic) when every buffer that one writes and the other
+    touches is the same value accessed through identity maps in both, and
+    the ops in between neither touch what the later one writes nor write
+    what it reads. The later body takes what the earlier body yields for
+    shared buffers instead of reading them back, so every element is
+    computed by the same operations in the same order (bit-identical). An
+    optimizer's momentum, parameter update and overflow select of one
+    parameter become one pass over memory: one loop nest on the CPU, one
+    kernel on the GPU.
+  }];
+}
+
 def StridedCopiesToLinalgPass
     : Pass<"amp-strided-copies-to-linalg", "::mlir::func::FuncOp"> {
   let summary = "Turn memref.copy between strided views into linalg.copy";
@@ -270,6 +289,31 @@ def ParallelLoopsOutermostPass
     include named reductions.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def FuseFillsIntoParallelLoopsPass
+    : Pass<"amp-fuse-fills-into-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Initialise a buffer inside the parallel loop that first "
+                "uses it";
+  let description = [{
+    After `convert-linalg-to-parallel-loops`: a fill of a whole statically
+    shaped buffer (a parallel loop nest storing one value into every
+    element, or a `memref.copy` from a constant splat global, which the
+    CUDA path would copy host-to-device every step) is moved into the
+    first op that touches the buffer, as a store at the top of its body,
+    when that op is an `scf.parallel` with zero lower bounds and unit
+    steps that visits every element once: it reaches the buffer only
+    through loads and stores at one permutation of its induction
+    variables, with upper bounds equal to the buffer's dimensions. A
+    reduction's initialisation then costs no pass over memory of its own
+    (no kernel launch on the GPU) and results do not change. A copy of a
+    splat constant with no such consumer still becomes stores of the
+    constant (a loop nest, or one store for a rank-0 buffer), so the GPU
+    fills it instead of copying it from the host every step.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def OutlineLoopNestsPass : Pass<"amp-outline-loop-nests", "::mlir::ModuleOp"> {

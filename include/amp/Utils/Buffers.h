@@ -1,0 +1,32 @@
+//===- Buffers.h - which buffer a memref value is a view of ---*- C++ -*-===//
+
+#ifndef AMP_UTILS_BUFFERS_H
+#define AMP_UTILS_BUFFERS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::amp {
+
+/// The buffer `value` is a view of, through the ops that make views
+/// (subviews, reshapes, casts, transposes), or `value` itself. Two memrefs with different roots
+/// are taken not to overlap: the step's buffers (allocations, inputs,
+/// state and out-params) never do.
+Value getRootBuffer(Value value);
+
+/// Whether `op` or an op nested in it takes a view of `root` as operand.
+bool usesBuffer(Operation *op, Value root);
+
+/// Whether `op` or an op nested in it may touch memory it is not given (an
+/// op without declared memory effects, such as a call). Such an op can
+/// reach any buffer that escaped the function, though not one the
+/// function allocated and did not pass to it.
+bool mayTouchUnlistedMemory(Operation *op);
+
+/// Whether `root` is an allocation of the function (no other code holds
+/// it unless given it).
+bool isLocalAllocation(Value root);
+
+} // namespace mlir::amp
+
+#endif // AMP_UTILS_BUFFERS_H

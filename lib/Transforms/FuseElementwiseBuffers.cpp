@@ -1,0 +1,386 @@
+//===- FuseElementwiseBuffers.cpp - one loop nest for sibling updates -----===//
+//
+// After bufferization, elementwise linalg.generics over the same iteration
+// space often run back to back on the same buffers without being one op:
+// an optimizer's momentum update, the parameter update that reads it and
+// the skip-on-overflow select each write a buffer another one reads
+// (tensor-level fusion keeps a producer whose result has other uses), and
+// parameters of one shape are updated in separate ops. Each is a pass over
+// memory on the CPU and a kernel launch on the GPU. Here a later such
+// generic is merged into an earlier one when, element by element, running
+// both in one loop computes what running them one after the other did:
+//   - both are all-parallel over the same static iteration space, with
+//     identity maps for their outputs;
+//   - a buffer that one writes and the other touches is the same SSA value
+//     in both, read and written through identity maps (element i of the
+//     one meets element i of the other only); distinct function
+//     arguments are taken not to overlap, as the step's buffers (inputs,
+//     state and out-params) never do;
+//   - nothing between them touches what the later one writes or writes
+//     what it reads, and what it uses is available at the earlier one.
+// The merged body runs the earlier body, then the later one, which takes
+// the values the earlier one yields for the buffers they share instead of
+// re-reading them, so every element is computed by the same operations in
+// the same order (bit-identical results).
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Transforms/Passes.h"
+#include "amp/Utils/Buffers.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_FUSEELEMENTWISEBUFFERSPASS
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// An elementwise generic on buffers: all loops parallel with static
+/// ranges, outputs written through identity maps.
+static bool isElementwiseOnBuffers(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() ||
+      op.getNumLoops() != op.getNumParallelLoops() || op.getNumLoops() == 0 ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return false;
+  for (int64_t range : op.getStaticLoopRanges())
+    if (ShapedType::isDynamic(range))
+      return false;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (!op.getMatchingIndexingMap(&init).isIdentity())
+      return false;
+  // A body that reads memory (a gather) or branches (a bounds check's
+  // cf.assert) is left alone: what it reads is not an operand, and on the
+  // CPU a bf16 value of the other body kept live across the branch becomes
+  // an f32 the backend rounds with a call of compiler-rt's __truncsfbf2.
+  return llvm::all_of(op.getBody()->without_terminator(), [](Operation &inner) {
+    return inner.getNumRegions() == 0 && isMemoryEffectFree(&inner);
+  });
+}
+
+namespace {
+/// The buffers an op reads and writes, by root; `unknown` when the op may
+/// touch memory it does not take as an operand.
+struct BufferAccess {
+  SmallVector<Value> reads, writes;
+  bool unknown = false;
+};
+} // namespace
+
+static BufferAccess accessOf(Operation *op) {
+  BufferAccess access;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (!linalgOp.hasPureBufferSemantics()) {
+      access.unknown = true;
+      return access;
+    }
+    for (OpOperand *input : linalgOp.getDpsInputOperands())
+      if (isa<MemRefType>(input->get().getType()))
+        access.reads.push_back(getRootBuffer(input->get()));
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      access.reads.push_back(getRootBuffer(init.get()));
+      access.writes.push_back(getRootBuffer(init.get()));
+    }
+    // What the body reads from buffers it is not given (a gather).
+    op->walk([&](Operation *inner) {
+      if (inner == op || isMemoryEffectFree(inner))
+        return;
+      if (auto load = dyn_cast<memref::LoadOp>(inner))
+        access.reads.push_back(getRootBuffer(load.getMemRef()));
+      else if (!isa<linalg::YieldOp>(inner))
+        access.unknown = true;
+    });
+    return access;
+  }
+  if (isMemoryEffectFree(op) || isa<ViewLikeOpInterface>(op))
+    return access;
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    access.reads.push_back(getRootBuffer(load.getMemRef()));
+    return access;
+  }
+  if (auto alloc = dyn_cast<memref::AllocOp>(op))
+    return access; // a fresh buffer nobody else holds yet
+  if (op->getNumRegions() != 0) {
+    access.unknown = true;
+    return access;
+  }
+  // Anything else (stores, copies, calls, deallocations): every buffer it
+  // takes is read and written, and an op with effects on no operand is a
+  // barrier.
+  bool anyBuffer = false;
+  for (Value operand : op->getOperands())
+    if (isa<BaseMemRefType>(operand.getType())) {
+      anyBuffer = true;
+      access.reads.push_back(getRootBuffer(operand));
+      access.writes.push_back(getRootBuffer(operand));
+    }
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects || !anyBuffer)
+    access.unknown = true;
+  return access;
+}
+
+static bool intersects(ArrayRef<Value> a, ArrayRef<Value> b) {
+  return llvm::any_of(a, [&](Value v) { return llvm::is_contained(b, v); });
+}
+
+/// Whether `later` can run where `earlier` is: nothing in between (given
+/// by what it accesses) writes what it reads or touches what it writes.
+static bool commutesWith(const BufferAccess &laterAccess,
+                         ArrayRef<BufferAccess> between) {
+  for (const BufferAccess &access : between) {
+    if (access.unknown || intersects(access.writes, laterAccess.reads) ||
+        intersects(access.writes, laterAccess.writes) ||
+        intersects(access.reads, laterAccess.writes))
+      return false;
+  }
+  return true;
+}
+
+/// Moves the ops that define what `later` uses (operands and values its
+/// body takes from above) and sit after `earlier` to before `earlier`, when
+/// that keeps their meaning: pure ops and loads of buffers nobody in
+/// between writes. False (and nothing moved) otherwise.
+static bool hoistDefinitions(linalg::GenericOp later,
+                             linalg::GenericOp earlier) {
+  SetVector<Operation *> toMove;
+  SmallVector<Value> worklist(later->getOperands());
+  later->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (!later->isAncestor(operand.getParentBlock()->getParentOp()))
+        worklist.push_back(operand);
+  });
+  Block *block = earlier->getBlock();
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != block || def->isBeforeInBlock(earlier) ||
+        toMove.contains(def))
+      continue;
+    if (def == earlier.getOperation())
+      return false;
+    if (auto load = dyn_cast<memref::LoadOp>(def)) {
+      Value loaded = getRootBuffer(load.getMemRef());
+      for (Operation *op = earlier; op != def; op = op->getNextNode()) {
+        BufferAccess access = accessOf(op);
+        if (access.unknown || llvm::is_contained(access.writes, loaded))
+          return false;
+      }
+    } else if (!isPure(def) || def->getNumRegions() != 0) {
+      return false;
+    }
+    toMove.insert(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(toMove.begin(), toMove.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  for (Operation *op : ordered)
+    op->moveBefore(earlier);
+  return true;
+}
+
+/// The merged op, or failure when the two cannot share one loop nest.
+static FailureOr<linalg::GenericOp> merge(linalg::GenericOp earlier,
+                                          linalg::GenericOp later) {
+  if (earlier.getStaticLoopRanges() != later.getStaticLoopRanges())
+    return failure();
+  // Buffers one writes and the other touches: one SSA value, identity maps.
+  auto touches = [](linalg::GenericOp op) {
+    SmallVector<std::pair<OpOperand *, Value>> result;
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<MemRefType>(operand.get().getType()))
+        result.push_back({&operand, getRootBuffer(operand.get())});
+    return result;
+  };
+  auto earlierTouches = touches(earlier), laterTouches = touches(later);
+  for (auto [a, aRoot] : earlierTouches)
+    for (auto [b, bRoot] : laterTouches) {
+      if (aRoot != bRoot)
+        continue;
+      bool written = earlier.isDpsInit(a) || later.isDpsInit(b);
+      if (!written)
+        continue;
+      if (a->get() != b->get() ||
+          !earlier.getMatchingIndexingMap(a).isIdentity() ||
+          !later.getMatchingIndexingMap(b).isIdentity())
+        return failure();
+    }
+
+  // The earlier op's outputs, by buffer, and what its body yields there.
+  SmallVector<Value> earlierOutputs(earlier.getDpsInits());
+  auto earlierOutput = [&](Value buffer) -> int64_t {
+    auto it = llvm::find(earlierOutputs, buffer);
+    return it == earlierOutputs.end() ? -1 : it - earlierOutputs.begin();
+  };
+
+  SmallVector<Value> inputs(earlier.getDpsInputs());
+  SmallVector<AffineMap> inputMaps;
+  for (OpOperand *input : earlier.getDpsInputOperands())
+    inputMaps.push_back(earlier.getMatchingIndexingMap(input));
+  // The later op's inputs that the earlier one writes come from its body.
+  for (OpOperand *input : later.getDpsInputOperands()) {
+    if (earlierOutput(input->get()) >= 0)
+      continue;
+    inputs.push_back(input->get());
+    inputMaps.push_back(later.getMatchingIndexingMap(input));
+  }
+  // Outputs: the earlier op's, except those the later one writes again
+  // and temporaries only the later one read (now passed in registers).
+  auto onlyBetweenThem = [&](Value buffer) {
+    return buffer.getDefiningOp<memref::AllocOp>() &&
+           llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+             return user == earlier.getOperation() ||
+                    user == later.getOperation();
+           });
+  };
+  SmallVector<Value> outputs;
+  SmallVector<int64_t> earlierKept;
+  for (auto [index, buffer] : llvm::enumerate(earlierOutputs))
+    if (!llvm::is_contained(later.getDpsInits(), buffer) &&
+        !onlyBetweenThem(buffer)) {
+      outputs.push_back(buffer);
+      earlierKept.push_back(index);
+    }
+  llvm::append_range(outputs, later.getDpsInits());
+  SmallVector<AffineMap> maps = inputMaps;
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(
+      earlier.getNumLoops(), earlier.getContext());
+  maps.append(outputs.size(), identity);
+
+  OpBuilder builder(earlier);
+  auto fused = linalg::GenericOp::create(
+      builder, earlier.getLoc(), TypeRange(), inputs, outputs, maps,
+      earlier.getIteratorTypesArray());
+  Block *body = builder.createBlock(&fused.getRegion());
+  for (Value value : llvm::concat<Value>(inputs, outputs))
+    body->addArgument(getElementTypeOrSelf(value.getType()), value.getLoc());
+
+  // The earlier body, its block arguments mapped to the new ones.
+  IRMapping mapping;
+  Block *earlierBody = earlier.getBody();
+  unsigned numEarlierInputs = earlier.getNumDpsInputs();
+  for (unsigned i = 0; i < numEarlierInputs; ++i)
+    mapping.map(earlierBody->getArgument(i), body->getArgument(i));
+  unsigned firstOutput = inputs.size();
+  for (auto [index, buffer] : llvm::enumerate(earlierOutputs)) {
+    Value arg;
+    if (auto it = llvm::find(outputs, buffer); it != outputs.end())
+      arg = body->getArgument(firstOutput + (it - outputs.begin()));
+    mapping.map(earlierBody->getArgument(numEarlierInputs + index), arg);
+  }
+  builder.setInsertionPointToEnd(body);
+  for (Operation &op : earlierBody->without_terminator())
+    builder.clone(op, mapping);
+  SmallVector<Value> earlierYields;
+  for (Value yielded : earlierBody->getTerminator()->getOperands())
+    earlierYields.push_back(mapping.lookupOrDefault(yielded));
+
+  // The later body: buffers the earlier op wrote are its yielded values.
+  IRMapping laterMapping;
+  Block *laterBody = later.getBody();
+  unsigned nextInput = numEarlierInputs;
+  for (OpOperand *input : later.getDpsInputOperands()) {
+    Value arg = laterBody->getArgument(input->getOperandNumber());
+    if (int64_t index = earlierOutput(input->get()); index >= 0)
+      laterMapping.map(arg, earlierYields[index]);
+    else
+      laterMapping.map(arg, body->getArgument(nextInput++));
+  }
+  unsigned laterFirstOutput = firstOutput + earlierKept.size();
+  for (auto [index, init] : llvm::enumerate(later.getDpsInits())) {
+    Value arg = laterBody->getArgument(later.getNumDpsInputs() + index);
+    if (int64_t earlierIndex = earlierOutput(init); earlierIndex >= 0)
+      laterMapping.map(arg, earlierYields[earlierIndex]);
+    else
+      laterMapping.map(arg, body->getArgument(laterFirstOutput + index));
+  }
+  for (Operation &op : laterBody->without_terminator())
+    builder.clone(op, laterMapping);
+  SmallVector<Value> yields;
+  for (int64_t index : earlierKept)
+    yields.push_back(earlierYields[index]);
+  for (Value yielded : laterBody->getTerminator()->getOperands())
+    yields.push_back(laterMapping.lookupOrDefault(yielded));
+  linalg::YieldOp::create(builder, later.getLoc(), yields);
+  return fused;
+}
+
+/// Whether the earlier body's output block arguments that were dropped
+/// (the later op writes the buffer again) are unused: their value would
+/// be the buffer's old contents, which the merged op no longer reads.
+static bool droppedOutputsUnread(linalg::GenericOp earlier,
+                                 linalg::GenericOp later) {
+  for (OpOperand &init : earlier.getDpsInitsMutable())
+    if (llvm::is_contained(later.getDpsInits(), init.get()) &&
+        !earlier.getMatchingBlockArgument(&init).use_empty())
+      return false;
+  return true;
+}
+
+int64_t mlir::amp::fuseElementwiseBufferOps(Block &block) {
+  int64_t merged = 0;
+  for (Operation *op = &block.front(); op; op = op->getNextNode()) {
+    auto earlier = dyn_cast<linalg::GenericOp>(op);
+    if (!earlier || !isElementwiseOnBuffers(earlier))
+      continue;
+    // What the ops between `earlier` and the candidate access; an op of
+    // unknown effects ends the search, as nothing can move above it.
+    SmallVector<BufferAccess> between;
+    for (Operation *next = earlier->getNextNode(); next;) {
+      auto later = dyn_cast<linalg::GenericOp>(next);
+      bool fusible = later && isElementwiseOnBuffers(later) &&
+                     earlier.getStaticLoopRanges() ==
+                         later.getStaticLoopRanges() &&
+                     droppedOutputsUnread(earlier, later) &&
+                     commutesWith(accessOf(later), between);
+      // Definitions it needs move up only if the merge then succeeds;
+      // moving pure ops and unclobbered loads up is harmless either way.
+      FailureOr<linalg::GenericOp> fused = failure();
+      if (fusible && hoistDefinitions(later, earlier))
+        fused = merge(earlier, later);
+      if (failed(fused)) {
+        between.push_back(accessOf(next));
+        if (between.back().unknown)
+          break;
+        next = next->getNextNode();
+        continue;
+      }
+      Operation *after = later->getNextNode();
+      SmallVector<Value> buffers(earlier.getDpsInits());
+      earlier->erase();
+      later->erase();
+      for (Value buffer : buffers)
+        if (auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+            alloc && alloc->use_empty())
+          alloc->erase(); // a temporary no longer needed
+      earlier = *fused;
+      ++merged;
+      next = after;
+    }
+    op = earlier;
+  }
+  return merged;
+}
+
+namespace {
+struct FuseElementwiseBuffersPass
+    : public amp::impl::FuseElementwiseBuffersPassBase<
+          FuseElementwiseBuffersPass> {
+  void runOnOperation() override {
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) { blocks.push_back(block); });
+    for (Block *block : blocks)
+      if (!block->empty())
+        fuseElementwiseBufferOps(*block);
+  }
+};
+} // namespace

@@ -1,0 +1,64 @@
+//===- Buffers.cpp - which buffer a memref value is a view of -------------===//
+
+#include "amp/Utils/Buffers.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+/// The memref `view` aliases, when its op makes views: a view-like op, or
+/// any op without memory effects taking exactly one memref (such as
+/// memref.transpose, which is not a ViewLikeOpInterface).
+static Value viewSource(Value view) {
+  Operation *op = view.getDefiningOp();
+  if (!op)
+    return Value();
+  if (auto viewLike = dyn_cast<ViewLikeOpInterface>(op))
+    return viewLike.getViewSource();
+  if (!isMemoryEffectFree(op))
+    return Value();
+  Value source;
+  for (Value operand : op->getOperands()) {
+    if (!isa<BaseMemRefType>(operand.getType()))
+      continue;
+    if (source)
+      return Value();
+    source = operand;
+  }
+  return source;
+}
+
+Value mlir::amp::getRootBuffer(Value value) {
+  while (Value source = viewSource(value))
+    value = source;
+  return value;
+}
+
+bool mlir::amp::usesBuffer(Operation *op, Value root) {
+  return op
+      ->walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (isa<BaseMemRefType>(operand.getType()) &&
+              getRootBuffer(operand) == root)
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool mlir::amp::mayTouchUnlistedMemory(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        if (!isMemoryEffectFree(inner) && !isa<MemoryEffectOpInterface>(inner))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool mlir::amp::isLocalAllocation(Value root) {
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+      root.getDefiningOp());
+}

@@ -1,0 +1,264 @@
+// RUN: amp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(amp-fuse-elementwise-buffers))' | FileCheck %s
+
+// An optimizer's update of one parameter after bufferization: the momentum
+// (into its out-param), the parameter update (into a temporary) and the
+// skip-on-overflow select become one loop nest. The later bodies take the
+// values the earlier ones yield instead of re-reading the buffers, the
+// temporary is gone, the flag's load moves above the merged op.
+// CHECK-LABEL: func.func @momentum_update_select
+// CHECK-SAME: (%[[G:[^:]*]]: memref<8xf32>, %[[MIN:[^:]*]]: memref<8xf32>, %[[PIN:[^:]*]]: memref<8xf32>, %[[SKIP:[^:]*]]: memref<i1>, %[[MOUT:[^:]*]]: memref<8xf32>, %[[POUT:[^:]*]]: memref<8xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK: %[[S:.*]] = memref.load %[[SKIP]][]
+// CHECK-NOT: memref.alloc
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[G]], %[[MIN]], %[[PIN]], %[[PIN]] :
+// CHECK-SAME: outs(%[[MOUT]], %[[POUT]] :
+// CHECK-NEXT: ^bb0(%[[g:.*]]: f32, %[[m:.*]]: f32, %[[p:.*]]: f32, %[[p2:.*]]: f32, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[DECAY:.*]] = arith.mulf %[[m]]
+// CHECK-NEXT: %[[MNEW:.*]] = arith.addf %[[DECAY]], %[[g]]
+// CHECK-NEXT: %[[STEP:.*]] = arith.mulf %[[MNEW]]
+// CHECK-NEXT: %[[PNEW:.*]] = arith.subf %[[p]], %[[STEP]]
+// CHECK-NEXT: %[[SEL:.*]] = arith.select %[[S]], %[[p2]], %[[PNEW]]
+// CHECK-NEXT: linalg.yield %[[MNEW]], %[[SEL]] : f32, f32
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.alloc
+// CHECK: return
+#id = affine_map<(d0) -> (d0)>
+func.func @momentum_update_select(%g: memref<8xf32>, %m_in: memref<8xf32>, %p_in: memref<8xf32>, %skip: memref<i1>, %m_out: memref<8xf32>, %p_out: memref<8xf32>) {
+  %mu = arith.constant 0.9 : f32
+  %lr = arith.constant 0.1 : f32
+  %tmp = memref.alloc() : memref<8xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%g, %m_in : memref<8xf32>, memref<8xf32>) outs(%m_out : memref<8xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %0 = arith.mulf %m, %mu : f32
+    %1 = arith.addf %0, %a : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%p_in, %m_out : memref<8xf32>, memref<8xf32>) outs(%tmp : memref<8xf32>) {
+  ^bb0(%p: f32, %m: f32, %o: f32):
+    %0 = arith.mulf %m, %lr : f32
+    %1 = arith.subf %p, %0 : f32
+    linalg.yield %1 : f32
+  }
+  %s = memref.load %skip[] : memref<i1>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%p_in, %tmp : memref<8xf32>, memref<8xf32>) outs(%p_out : memref<8xf32>) {
+  ^bb0(%p: f32, %t: f32, %o: f32):
+    %0 = arith.select %s, %p, %t : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// The later op moves above an op it does not conflict with (another
+// domain, other buffers); a buffer both write is written once, with the
+// later value; a broadcast input stays a broadcast.
+// CHECK-LABEL: func.func @moves_past_unrelated
+// CHECK-SAME: (%[[A:[^:]*]]: memref<4x8xf32>, %[[ROW:[^:]*]]: memref<8xf32>, %[[B:[^:]*]]: memref<4x8xf32>, %[[OTHER:[^:]*]]: memref<3xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[A]], %[[ROW]] :
+// CHECK-SAME: outs(%[[B]] :
+// CHECK: arith.addf
+// CHECK: arith.mulf
+// CHECK: linalg.yield %{{.*}} : f32
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[OTHER]] :
+// CHECK-NOT: linalg.generic
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @moves_past_unrelated(%a: memref<4x8xf32>, %row: memref<8xf32>, %b: memref<4x8xf32>, %other: memref<3xf32>) {
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : memref<4x8xf32>) outs(%b : memref<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.addf %x, %x : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%other : memref<3xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#row, #id2], iterator_types = ["parallel", "parallel"]} ins(%row : memref<8xf32>) outs(%b : memref<4x8xf32>) {
+  ^bb0(%r: f32, %o: f32):
+    %0 = arith.mulf %o, %r : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Not merged: iteration spaces differ.
+// CHECK-LABEL: func.func @different_domains
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @different_domains(%a: memref<8xf32>, %b: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%a : memref<8xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%b : memref<4xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Not merged: the later op reads what the earlier one writes transposed
+// (element (i, j) needs (j, i), written in another iteration).
+// CHECK-LABEL: func.func @transposed_read_of_written
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+func.func @transposed_read_of_written(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.negf %x : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<8x8xf32>) outs(%c : memref<8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.negf %x : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Not merged: the later op writes what the earlier one reads transposed
+// (element (j, i) is read in iteration (i, j), after the later op would
+// have overwritten it).
+// CHECK-LABEL: func.func @transposed_read_then_written
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+func.func @transposed_read_then_written(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
+  linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%a : memref<8x8xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Not merged: an op in between writes what the later one reads, reads
+// what it writes, or has effects nobody knows (a call).
+// CHECK-LABEL: func.func @conflicts_in_between
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%arg0 :
+// CHECK: memref.copy
+// CHECK: linalg.generic
+// CHECK: memref.copy
+// CHECK: linalg.generic
+// CHECK: call @opaque
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func private @opaque()
+func.func @conflicts_in_between(%a: memref<8xf32>, %b: memref<8xf32>, %c: memref<8xf32>, %d: memref<8xf32>, %e: memref<8xf32>) {
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%a : memref<8xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  memref.copy %a, %b : memref<8xf32> to memref<8xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%b : memref<8xf32>) outs(%c : memref<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  memref.copy %c, %d : memref<8xf32> to memref<8xf32>
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%c : memref<8xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  call @opaque() : () -> ()
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%e : memref<8xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Not merged: the later op reads the written buffer through another view
+// of it.
+// CHECK-LABEL: func.func @other_view
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @other_view(%a: memref<8xf32>, %b: memref<8xf32>) {
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%a : memref<8xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  %view = memref.subview %a[0] [8] [1] : memref<8xf32> to memref<8xf32, strided<[1]>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%view : memref<8xf32, strided<[1]>>) outs(%b : memref<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// Not merged: the earlier op reads the old contents of its output, which
+// the later op overwrites as its own output (the merged op would have only
+// one output there, holding the later value).
+// CHECK-LABEL: func.func @overwritten_accumulator
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @overwritten_accumulator(%b: memref<8xf32>, %c: memref<8xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%c : memref<8xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.addf %o, %one : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%b : memref<8xf32>) outs(%c : memref<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// Not merged: the later op reads the written buffer through a transposed
+// view (memref.transpose is a view although not a ViewLikeOpInterface).
+// CHECK-LABEL: func.func @transposed_view
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @transposed_view(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
+  %t = memref.transpose %a (i, j) -> (j, i) : memref<8x8xf32> to memref<8x8xf32, strided<[1, 8]>>
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%a : memref<8x8xf32>) {
+  ^bb0(%o: f32):
+    %0 = arith.negf %o : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<8x8xf32, strided<[1, 8]>>) outs(%b : memref<8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
