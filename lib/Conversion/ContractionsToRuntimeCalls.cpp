@@ -12,6 +12,7 @@
 
 #include "amp/Conversion/Passes.h"
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Utils/Buffers.h"
 #include "amp/Utils/Contractions.h"
 #include "amp/Utils/RuntimeCalls.h"
 
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::amp {
@@ -36,21 +38,40 @@ struct RuntimeGemm {
   StringLiteral name;
   StringLiteral inputType;
   int64_t rank;
+  bool accumulate;
 };
 
 static constexpr RuntimeGemm kRuntimeGemms[] = {
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK) {#NAME, #INPUT_TYPE, RANK},
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+  {#NAME, #INPUT_TYPE, RANK, ACCUMULATE},
 #include "amprt_gemm.def"
 };
 
-/// `type` as the .def files spell it ("f32", "bf16").
-/// The runtime's GEMM for inputs of `inputType` at `rank`, if it has one.
-static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank) {
+/// The runtime's GEMM for inputs of `inputType` at `rank` that adds to C
+/// (`accumulate`) or overwrites it, if it has one.
+static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank,
+                                            bool accumulate) {
   std::string typeName = getRuntimeTypeName(inputType);
   for (const RuntimeGemm &gemm : kRuntimeGemms)
-    if (gemm.inputType == typeName && gemm.rank == rank)
+    if (gemm.inputType == typeName && gemm.rank == rank &&
+        gemm.accumulate == accumulate)
       return &gemm;
   return nullptr;
+}
+
+/// The zero fill of `out` that the contraction `op` accumulates into, when
+/// nothing between them touches `out`'s buffer: a GEMM that overwrites C
+/// computes the same without it.
+static linalg::FillOp findZeroFill(Operation *op, Value out) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(
+      findNearestUser(op, getRootBuffer(out), /*forward=*/false));
+  if (!fill || fill.getOutputs().front() != out)
+    return nullptr;
+  Attribute value;
+  if (!matchPattern(fill.getInputs().front(), m_Constant(&value)))
+    return nullptr;
+  auto zero = dyn_cast<FloatAttr>(value);
+  return zero && zero.getValue().isZero() ? fill : nullptr;
 }
 
 static StringRef getSymbolPrefix(GemmRuntime runtime) {
@@ -257,7 +278,13 @@ static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
   Value out = op.getDpsInitOperand(0)->get();
   Type inputType = cast<MemRefType>(lhs.getType()).getElementType();
   bool batched = !loops->batch.empty();
-  const RuntimeGemm *gemm = lookupRuntimeGemm(inputType, batched ? 3 : 2);
+  // Inputs that read C (a GEMM into its own operand) keep the fill.
+  linalg::FillOp zeroFill = findZeroFill(op, out);
+  if (zeroFill && (getRootBuffer(lhs) == getRootBuffer(out) ||
+                   getRootBuffer(rhs) == getRootBuffer(out)))
+    zeroFill = nullptr;
+  const RuntimeGemm *gemm =
+      lookupRuntimeGemm(inputType, batched ? 3 : 2, /*accumulate=*/!zeroFill);
   if (!gemm || cast<MemRefType>(rhs.getType()).getElementType() != inputType ||
       !cast<MemRefType>(out.getType()).getElementType().isF32()) {
     reason = "the runtime has no GEMM for these element types";
@@ -293,6 +320,8 @@ static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
     callee->setAttr(AMPDialect::kStreamOrderedAttrName, builder.getUnitAttr());
   func::CallOp::create(builder, loc, callee, operands);
   op->erase();
+  if (zeroFill)
+    zeroFill->erase();
   return success();
 }
 

@@ -147,32 +147,24 @@ elementOfIteration(scf::ParallelOp loop, Value buffer, Value root) {
 /// that op is a parallel loop as above. Returns whether it moved.
 static bool fuseFill(Operation *fillOp, const Fill &fill) {
   Value root = getRootBuffer(fill.buffer);
-  bool local = isLocalAllocation(root);
-  for (Operation *op = fillOp->getNextNode(); op; op = op->getNextNode()) {
-    if (!usesBuffer(op, root)) {
-      if (!local && mayTouchUnlistedMemory(op))
-        return false;
-      continue;
-    }
-    auto loop = dyn_cast<scf::ParallelOp>(op);
-    if (!loop)
-      return false;
-    std::optional<SmallVector<Value>> indices =
-        elementOfIteration(loop, fill.buffer, root);
-    if (!indices)
-      return false;
-    OpBuilder builder = OpBuilder::atBlockBegin(loop.getBody());
-    Value value = fill.value;
-    if (!value) {
-      builder.setInsertionPoint(loop);
-      value = arith::ConstantOp::create(builder, fillOp->getLoc(), fill.splat);
-      builder.setInsertionPointToStart(loop.getBody());
-    }
-    memref::StoreOp::create(builder, fillOp->getLoc(), value, fill.buffer,
-                            *indices);
-    return true;
+  auto loop = dyn_cast_or_null<scf::ParallelOp>(
+      findNearestUser(fillOp, root, /*forward=*/true));
+  if (!loop)
+    return false;
+  std::optional<SmallVector<Value>> indices =
+      elementOfIteration(loop, fill.buffer, root);
+  if (!indices)
+    return false;
+  OpBuilder builder = OpBuilder::atBlockBegin(loop.getBody());
+  Value value = fill.value;
+  if (!value) {
+    builder.setInsertionPoint(loop);
+    value = arith::ConstantOp::create(builder, fillOp->getLoc(), fill.splat);
+    builder.setInsertionPointToStart(loop.getBody());
   }
-  return false;
+  memref::StoreOp::create(builder, fillOp->getLoc(), value, fill.buffer,
+                          *indices);
+  return true;
 }
 
 /// Replaces a copy of a splat constant by stores of the constant: a

@@ -62,3 +62,16 @@ bool mlir::amp::isLocalAllocation(Value root) {
   return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
       root.getDefiningOp());
 }
+
+Operation *mlir::amp::findNearestUser(Operation *op, Value root,
+                                      bool forward) {
+  bool local = isLocalAllocation(root);
+  for (Operation *other = forward ? op->getNextNode() : op->getPrevNode();
+       other; other = forward ? other->getNextNode() : other->getPrevNode()) {
+    if (usesBuffer(other, root))
+      return other;
+    if (!local && mayTouchUnlistedMemory(other))
+      return nullptr;
+  }
+  return nullptr;
+}

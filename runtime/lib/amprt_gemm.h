@@ -14,7 +14,7 @@
 #include <cstdint>
 
 extern "C" {
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
   void _mlir_ciface_amp_rt_##NAME(StridedMemRef<C_TYPE, RANK> *a,              \
                                   StridedMemRef<C_TYPE, RANK> *b,              \
                                   StridedMemRef<float, RANK> *c);

@@ -1,8 +1,9 @@
 //===- gemm.cpp - the GEMMs compiled steps call (oneDNN, OpenBLAS) --------===//
 //
 // amp-contractions-to-runtime-calls turns every contraction into a call of
-//   _mlir_ciface_amp_rt_[batch_]matmul_{f32,f16,bf16}(A, B, C)
-// with fully dynamic strided memref descriptors: C += A x B, accumulated in
+//   _mlir_ciface_amp_rt_[batch_]matmul[_overwrite]_{f32,f16,bf16}(A, B, C)
+// with fully dynamic strided memref descriptors: C += A x B, or C = A x B
+// for the _overwrite ones (the GEMM replaces a zero fill), accumulated in
 // f32. The operands are views of the step's buffers: a transposed operand
 // comes with swapped strides, an operand shared by every batch with a zero
 // batch stride.
@@ -97,13 +98,14 @@ struct MatmulPlan {
   bool supported = false;
 };
 
-/// The plan for C += A x B on these views, created on first use.
+/// The plan for C (+)= A x B on these views, created on first use.
 const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b, const Matrix &c,
-                             memory::data_type type) {
+                             memory::data_type type, bool accumulate) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<MatmulPlan>> plans;
   bool batched = c.batch > 1;
-  std::vector<int64_t> key = {static_cast<int64_t>(type), batched};
+  std::vector<int64_t> key = {static_cast<int64_t>(type), batched,
+                              accumulate};
   for (const Matrix *m : {&a, &b, &c})
     key.insert(key.end(), {m->broadcast(), m->batch, m->rows, m->cols,
                            m->batchStride, m->rowStride, m->colStride});
@@ -117,10 +119,12 @@ const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b, const Matrix &c,
     plan->b = describe(b, type, batched);
     plan->c = describe(c, memory::data_type::f32, batched);
     // C += A x B: the sum post-op adds what C holds.
-    dnnl::post_ops accumulate;
-    accumulate.append_sum(1.0f);
     dnnl::primitive_attr attributes;
-    attributes.set_post_ops(accumulate);
+    if (accumulate) {
+      dnnl::post_ops sum;
+      sum.append_sum(1.0f);
+      attributes.set_post_ops(sum);
+    }
     dnnl::matmul::desc desc(plan->a, plan->b, plan->c);
     dnnl::matmul::primitive_desc pd(desc, attributes, cpuEngine());
     plan->primitive = dnnl::matmul(pd);
@@ -131,10 +135,10 @@ const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b, const Matrix &c,
   return *plan;
 }
 
-/// Runs C += A x B on oneDNN; false where oneDNN cannot.
+/// Runs C (+)= A x B on oneDNN; false where oneDNN cannot.
 bool oneDNNMatmul(const Matrix &a, const Matrix &b, const Matrix &c,
-                  memory::data_type type) {
-  const MatmulPlan &plan = lookupPlan(a, b, c, type);
+                  memory::data_type type, bool accumulate) {
+  const MatmulPlan &plan = lookupPlan(a, b, c, type, accumulate);
   if (!plan.supported)
     return false;
   try {
@@ -164,11 +168,11 @@ void widenDense(const Matrix &m, int64_t batch, float *out, Widen widen) {
                     out + i * m.cols, widen);
 }
 
-/// C += A x B on dense f32 copies with OpenBLAS: the path for what oneDNN
-/// refuses.
+/// C (+)= A x B on dense f32 copies with OpenBLAS: the path for what
+/// oneDNN refuses.
 template <typename T, typename Widen>
 void denseSgemm(const Matrix &a, const Matrix &b, const Matrix &c,
-                Widen widen) {
+                Widen widen, bool accumulate) {
   int64_t m = c.rows, n = c.cols, k = a.cols;
   if (m == 0 || n == 0)
     return;
@@ -185,8 +189,10 @@ void denseSgemm(const Matrix &a, const Matrix &b, const Matrix &c,
     float *out = const_cast<float *>(static_cast<const float *>(c.data)) +
                  batch * c.batchStride;
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        out[i * c.rowStride + j * c.colStride] += product[i * n + j];
+      for (int64_t j = 0; j < n; ++j) {
+        float &element = out[i * c.rowStride + j * c.colStride];
+        element = accumulate ? element + product[i * n + j] : product[i * n + j];
+      }
   }
 }
 
@@ -207,71 +213,52 @@ Matrix widen16Operand(const Matrix &m, std::vector<float> &storage,
   return dense;
 }
 
-void gemmF32(const Matrix &a, const Matrix &b, const Matrix &c) {
+void gemm_f32(const Matrix &a, const Matrix &b, const Matrix &c,
+              bool accumulate) {
   if (c.rows == 0 || c.cols == 0 || c.batch == 0)
     return;
-  if (!oneDNNMatmul(a, b, c, memory::data_type::f32))
-    denseSgemm<float>(a, b, c, widenF32);
+  if (!oneDNNMatmul(a, b, c, memory::data_type::f32, accumulate))
+    denseSgemm<float>(a, b, c, widenF32, accumulate);
 }
 
-/// C += A x B on f32 copies of 16-bit operands.
+/// C (+)= A x B on f32 copies of 16-bit operands.
 void gemmWidened(const Matrix &a, const Matrix &b, const Matrix &c,
-                 float (*convert)(uint16_t)) {
+                 float (*convert)(uint16_t), bool accumulate) {
   thread_local std::vector<float> wideA, wideB;
-  gemmF32(widen16Operand(a, wideA, convert), widen16Operand(b, wideB, convert),
-          c);
+  gemm_f32(widen16Operand(a, wideA, convert),
+           widen16Operand(b, wideB, convert), c, accumulate);
 }
 
-void gemmBF16(const Matrix &a, const Matrix &b, const Matrix &c) {
+void gemm_bf16(const Matrix &a, const Matrix &b, const Matrix &c,
+               bool accumulate) {
   if (c.rows == 0 || c.cols == 0 || c.batch == 0)
     return;
   // Without AVX-512 oneDNN 2.6 has no bf16 matmul: f32 copies then, on
   // oneDNN's f32 kernels and threads (OpenBLAS's own threads would compete
   // with them and with the step's parallel loops for the cores).
-  if (!oneDNNMatmul(a, b, c, memory::data_type::bf16))
-    gemmWidened(a, b, c, amprt::bfloat16ToFloat);
+  if (!oneDNNMatmul(a, b, c, memory::data_type::bf16, accumulate))
+    gemmWidened(a, b, c, amprt::bfloat16ToFloat, accumulate);
 }
 
-void gemmF16(const Matrix &a, const Matrix &b, const Matrix &c) {
+void gemm_f16(const Matrix &a, const Matrix &b, const Matrix &c,
+              bool accumulate) {
   if (c.rows == 0 || c.cols == 0 || c.batch == 0)
     return;
-  gemmWidened(a, b, c, amprt::halfToFloat);
+  gemmWidened(a, b, c, amprt::halfToFloat, accumulate);
 }
 
 } // namespace
 
 extern "C" {
 
-void _mlir_ciface_amp_rt_batch_matmul_f32(StridedMemRef<float, 3> *a,
-                                          StridedMemRef<float, 3> *b,
-                                          StridedMemRef<float, 3> *c) {
-  gemmF32(viewOf(a), viewOf(b), viewOf(c));
-}
-void _mlir_ciface_amp_rt_batch_matmul_f16(StridedMemRef<uint16_t, 3> *a,
-                                          StridedMemRef<uint16_t, 3> *b,
-                                          StridedMemRef<float, 3> *c) {
-  gemmF16(viewOf(a), viewOf(b), viewOf(c));
-}
-void _mlir_ciface_amp_rt_batch_matmul_bf16(StridedMemRef<uint16_t, 3> *a,
-                                           StridedMemRef<uint16_t, 3> *b,
-                                           StridedMemRef<float, 3> *c) {
-  gemmBF16(viewOf(a), viewOf(b), viewOf(c));
-}
-void _mlir_ciface_amp_rt_matmul_f32(StridedMemRef<float, 2> *a,
-                                    StridedMemRef<float, 2> *b,
-                                    StridedMemRef<float, 2> *c) {
-  gemmF32(viewOf(a), viewOf(b), viewOf(c));
-}
-void _mlir_ciface_amp_rt_matmul_f16(StridedMemRef<uint16_t, 2> *a,
-                                    StridedMemRef<uint16_t, 2> *b,
-                                    StridedMemRef<float, 2> *c) {
-  gemmF16(viewOf(a), viewOf(b), viewOf(c));
-}
-void _mlir_ciface_amp_rt_matmul_bf16(StridedMemRef<uint16_t, 2> *a,
-                                     StridedMemRef<uint16_t, 2> *b,
-                                     StridedMemRef<float, 2> *c) {
-  gemmBF16(viewOf(a), viewOf(b), viewOf(c));
-}
+// Every entry point of amprt_gemm.def: gemm_<INPUT_TYPE> on its views.
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+  void _mlir_ciface_amp_rt_##NAME(StridedMemRef<C_TYPE, RANK> *a,              \
+                                  StridedMemRef<C_TYPE, RANK> *b,              \
+                                  StridedMemRef<float, RANK> *c) {             \
+    gemm_##INPUT_TYPE(viewOf(a), viewOf(b), viewOf(c), ACCUMULATE);            \
+  }
+#include "amprt_gemm.def"
 
 void amprt_set_num_threads(int threads) {
   if (threads < 1)

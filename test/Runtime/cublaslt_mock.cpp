@@ -220,7 +220,9 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t desc,
           sum += element(a, la, ta, bi, i, p) * element(b, lb, tb, bi, p, j);
         float *out =
             static_cast<float *>(d) + bi * lc.batchStride + i + j * lc.ld;
-        *out = alphaValue * sum + betaValue * *out;
+        // As cuBLAS: with beta 0, C is not read (NaN in it stays out).
+        *out = betaValue == 0 ? alphaValue * sum
+                              : alphaValue * sum + betaValue * *out;
       }
   return CUBLAS_STATUS_SUCCESS;
 }

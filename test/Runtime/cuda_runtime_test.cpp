@@ -32,6 +32,12 @@ void _mlir_ciface_amp_rt_cuda_batch_matmul_f16(StridedMemRef<uint16_t, 3> *,
 void _mlir_ciface_amp_rt_cuda_matmul_bf16(StridedMemRef<uint16_t, 2> *,
                                           StridedMemRef<uint16_t, 2> *,
                                           StridedMemRef<float, 2> *);
+void _mlir_ciface_amp_rt_cuda_matmul_overwrite_f32(StridedMemRef<float, 2> *,
+                                                   StridedMemRef<float, 2> *,
+                                                   StridedMemRef<float, 2> *);
+void _mlir_ciface_amp_rt_cuda_batch_matmul_overwrite_f16(
+    StridedMemRef<uint16_t, 3> *, StridedMemRef<uint16_t, 3> *,
+    StridedMemRef<float, 3> *);
 void *mgpuModuleLoad(void *data, int64_t size);
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
 void mgpuMemFree(void *pointer, void *stream);
@@ -81,8 +87,9 @@ bool matches(const StridedMemRef<T, R> &a, const StridedMemRef<T, R> &b,
         double expected = at(before, same, bi, i, j);
         for (int64_t p = 0; p < k; ++p)
           expected += at(a, widen, bi, i, p) * at(b, widen, bi, p, j);
-        if (std::fabs(at(after, same, bi, i, j) - expected) >
-            1e-5 * (1 + std::fabs(expected)))
+        // Written so that NaN fails.
+        if (!(std::fabs(at(after, same, bi, i, j) - expected) <=
+              1e-5 * (1 + std::fabs(expected))))
           return false;
       }
   return true;
@@ -219,8 +226,38 @@ void modules() {
 }
 } // namespace
 
+void overwrite() {
+  // C = A x B (beta 0): NaN in C before does not reach the result, in place
+  // and when C is gathered and scattered back (column-contiguous C).
+  for (bool columnMajorC : {false, true}) {
+    std::vector<float> aData = filled<float>(64, keep, 1);
+    std::vector<float> bData = filled<float>(64, keep, 2);
+    std::vector<float> cData(64, std::nanf("")), zeros(64, 0.0f);
+    auto a = view<float, 2>(aData, 0, {3, 5}, {5, 1});
+    auto b = view<float, 2>(bData, 0, {5, 4}, {4, 1});
+    int64_t row = columnMajorC ? 1 : 4, col = columnMajorC ? 3 : 1;
+    auto out = view<float, 2>(cData, 0, {3, 4}, {row, col});
+    auto before = view<float, 2>(zeros, 0, {3, 4}, {row, col});
+    _mlir_ciface_amp_rt_cuda_matmul_overwrite_f32(&a, &b, &out);
+    expect(matches(a, b, before, out, same),
+           columnMajorC ? "f32 overwrite, C column-contiguous"
+                        : "f32 overwrite ignores NaN in C");
+  }
+  std::vector<uint16_t> aData = filled<uint16_t>(64, amprt_f32_to_f16, 4);
+  std::vector<uint16_t> bData = filled<uint16_t>(64, amprt_f32_to_f16, 5);
+  std::vector<float> cData(64, std::nanf("")), zeros(64, 0.0f);
+  auto a = view<uint16_t, 3>(aData, 0, {2, 4, 3}, {12, 3, 1});
+  auto b = view<uint16_t, 3>(bData, 0, {2, 3, 5}, {15, 5, 1});
+  auto out = view<float, 3>(cData, 0, {2, 4, 5}, {20, 5, 1});
+  auto before = view<float, 3>(zeros, 0, {2, 4, 5}, {20, 5, 1});
+  _mlir_ciface_amp_rt_cuda_batch_matmul_overwrite_f16(&a, &b, &out);
+  expect(matches(a, b, before, out, amprt_f16_to_f32),
+         "batched f16 overwrite ignores NaN in C");
+}
+
 int main() {
   f32Layouts();
+  overwrite();
   lowPrecision();
   plans();
   modules();

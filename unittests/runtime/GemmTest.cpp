@@ -4,7 +4,8 @@
 // transposed, rows merged from two loops, an operand shared by every batch
 // (batch stride 0), extent-1 dimensions with arbitrary strides. Each is
 // checked against a double-precision loop over the same views, for f32,
-// f16 and bf16 inputs, accumulating into what C holds.
+// f16 and bf16 inputs, accumulating into what C holds (and, for the
+// _overwrite entry points, replacing it: C starts as NaN there).
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,12 +86,22 @@ StridedMemRef<T, Rank> descriptor(T *data, const View &view) {
 }
 
 /// Runs the runtime's GEMM of `input` at `rank` on the views and compares
-/// with the reference, C starting from random values (the call adds).
-void checkGemm(Input input, int rank, View a, View b, View c) {
+/// with the reference: C starting from random values that the call adds
+/// to (`accumulate`), or from NaN that the _overwrite call must not read.
+void checkGemm(Input input, int rank, View a, View b, View c,
+               bool accumulate = true) {
   std::mt19937 rng(7);
   Operand lhs = makeOperand(a, input, rng), rhs = makeOperand(b, input, rng);
   Operand out = makeOperand(c, Input::F32, rng);
   std::vector<double> expected(out.values.begin(), out.values.end());
+  if (!accumulate) {
+    for (int64_t batch = 0; batch < c.sizes[0]; ++batch)
+      for (int64_t i = 0; i < c.sizes[1]; ++i)
+        for (int64_t j = 0; j < c.sizes[2]; ++j) {
+          out.values[c.at(batch, i, j)] = std::nanf("");
+          expected[c.at(batch, i, j)] = 0.0;
+        }
+  }
   int64_t batches = c.sizes[0], m = c.sizes[1], n = c.sizes[2], k = a.sizes[2];
   for (int64_t batch = 0; batch < batches; ++batch)
     for (int64_t i = 0; i < m; ++i)
@@ -108,25 +119,36 @@ void checkGemm(Input input, int rank, View a, View b, View c) {
       auto x = descriptor<float, 3>(lhs.values.data(), a);
       auto y = descriptor<float, 3>(rhs.values.data(), b);
       auto z = descriptor<float, 3>(result.data(), c);
-      _mlir_ciface_amp_rt_batch_matmul_f32(&x, &y, &z);
+      (accumulate ? _mlir_ciface_amp_rt_batch_matmul_f32
+                  : _mlir_ciface_amp_rt_batch_matmul_overwrite_f32)(&x, &y,
+                                                                    &z);
     } else {
       auto x = descriptor<float, 2>(lhs.values.data(), a);
       auto y = descriptor<float, 2>(rhs.values.data(), b);
       auto z = descriptor<float, 2>(result.data(), c);
-      _mlir_ciface_amp_rt_matmul_f32(&x, &y, &z);
+      (accumulate ? _mlir_ciface_amp_rt_matmul_f32
+                  : _mlir_ciface_amp_rt_matmul_overwrite_f32)(&x, &y, &z);
     }
   } else if (rank == 3) {
     auto x = descriptor<uint16_t, 3>(lhs.bits.data(), a);
     auto y = descriptor<uint16_t, 3>(rhs.bits.data(), b);
     auto z = descriptor<float, 3>(result.data(), c);
-    (input == Input::F16 ? _mlir_ciface_amp_rt_batch_matmul_f16
-                         : _mlir_ciface_amp_rt_batch_matmul_bf16)(&x, &y, &z);
+    bool f16 = input == Input::F16;
+    (accumulate ? (f16 ? _mlir_ciface_amp_rt_batch_matmul_f16
+                       : _mlir_ciface_amp_rt_batch_matmul_bf16)
+                : (f16 ? _mlir_ciface_amp_rt_batch_matmul_overwrite_f16
+                       : _mlir_ciface_amp_rt_batch_matmul_overwrite_bf16))(
+        &x, &y, &z);
   } else {
     auto x = descriptor<uint16_t, 2>(lhs.bits.data(), a);
     auto y = descriptor<uint16_t, 2>(rhs.bits.data(), b);
     auto z = descriptor<float, 2>(result.data(), c);
-    (input == Input::F16 ? _mlir_ciface_amp_rt_matmul_f16
-                         : _mlir_ciface_amp_rt_matmul_bf16)(&x, &y, &z);
+    bool f16 = input == Input::F16;
+    (accumulate ? (f16 ? _mlir_ciface_amp_rt_matmul_f16
+                       : _mlir_ciface_amp_rt_matmul_bf16)
+                : (f16 ? _mlir_ciface_amp_rt_matmul_overwrite_f16
+                       : _mlir_ciface_amp_rt_matmul_overwrite_bf16))(&x, &y,
+                                                                     &z);
   }
   // The operands are exact in every input type and the products exact in
   // f32, so only f32 summation order differs from the reference: about
@@ -205,6 +227,21 @@ TEST_P(GemmTest, GatheredLayoutFallsBack) {
 TEST_P(GemmTest, Empty) {
   checkGemm(GetParam(), 2, dense(1, 0, 8), dense(1, 8, 3), dense(1, 0, 3));
   checkGemm(GetParam(), 2, dense(1, 4, 0), dense(1, 0, 3), dense(1, 4, 3));
+}
+
+TEST_P(GemmTest, OverwriteDoesNotReadC) {
+  checkGemm(GetParam(), 2, dense(1, 37, 53), dense(1, 53, 29),
+            dense(1, 37, 29), /*accumulate=*/false);
+  checkGemm(GetParam(), 2, dense(1, 16, 24), dense(1, 24, 9),
+            transposed(1, 16, 9), /*accumulate=*/false);
+  checkGemm(GetParam(), 3, dense(4, 7, 12), dense(4, 12, 5), dense(4, 7, 5),
+            /*accumulate=*/false);
+  View gathered{{1, 9, 11}, {0, 22, 2}};
+  checkGemm(GetParam(), 2, gathered, dense(1, 11, 8), dense(1, 9, 8),
+            /*accumulate=*/false);
+  // No k: C is zero.
+  checkGemm(GetParam(), 2, dense(1, 4, 0), dense(1, 0, 3), dense(1, 4, 3),
+            /*accumulate=*/false);
 }
 
 std::string inputName(const ::testing::TestParamInfo<Input> &info) {

@@ -27,6 +27,12 @@ bool mayTouchUnlistedMemory(Operation *op);
 /// it unless given it).
 bool isLocalAllocation(Value root);
 
+/// The nearest op after `op` in its block (before it, when `forward` is
+/// false) that uses `root`, or null when there is none or when an op in
+/// between may touch `root` unseen (mayTouchUnlistedMemory, for a root
+/// that is not a local allocation).
+Operation *findNearestUser(Operation *op, Value root, bool forward);
+
 } // namespace mlir::amp
 
 #endif // AMP_UTILS_BUFFERS_H

@@ -2,8 +2,9 @@
 //
 // amp-contractions-to-runtime-calls{prefix=amp_rt_cuda} turns buffer
 // matmuls into calls of
-//   _mlir_ciface_amp_rt_cuda_[batch_]matmul_{f32,f16,bf16}(A, B, C)
-// with fully dynamic strided memrefs in managed memory: C += A x B with
+//   _mlir_ciface_amp_rt_cuda_[batch_]matmul[_overwrite]_{f32,f16,bf16}(A, B, C)
+// with fully dynamic strided memrefs in managed memory: C += A x B (beta 1),
+// or C = A x B for the _overwrite ones (beta 0: C is not read), with
 // f32 C and f32 accumulation (CUBLAS_COMPUTE_32F: no TF32, so the f32
 // path matches the CPU's sgemm up to summation order).
 //
@@ -39,7 +40,7 @@ using namespace amprt::cuda;
 // below with another signature does not compile (test/Runtime checks that
 // each one is exported).
 extern "C" {
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
   void _mlir_ciface_amp_rt_cuda_##NAME(StridedMemRef<C_TYPE, RANK> *a,         \
                                        StridedMemRef<C_TYPE, RANK> *b,         \
                                        StridedMemRef<float, RANK> *c);
@@ -244,10 +245,12 @@ const Plan &planFor(cudaDataType inputType, int64_t batch, const Operand &lhs,
   return plan;
 }
 
-/// C[batch, m, n] += A[batch, m, k] x B[batch, k, n] (strides per memref).
+/// C[batch, m, n] (+)= A[batch, m, k] x B[batch, k, n] (strides per
+/// memref).
 template <typename T>
 void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
-                 StridedMemRef<float, 3> *c, cudaDataType inputType) {
+                 StridedMemRef<float, 3> *c, cudaDataType inputType,
+                 bool accumulate) {
   int64_t batch = c->sizes[0], m = c->sizes[1], n = c->sizes[2];
   int64_t k = a->sizes[2];
   if (batch == 0 || m == 0 || n == 0)
@@ -283,7 +286,9 @@ void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
 
   const Plan &plan = planFor(inputType, batch, lhs, rhs, out);
   Blas &handle = blas();
-  float alpha = 1.0f, beta = 1.0f; // accumulate, as linalg.matmul does
+  // beta 1 accumulates, as linalg.matmul does; with beta 0 cuBLASLt does
+  // not read C (garbage, even NaN, in it does not matter).
+  float alpha = 1.0f, beta = accumulate ? 1.0f : 0.0f;
   checkBlas(cublasLt().matmul(handle.handle, plan.desc, &alpha, lhs.data,
                               plan.lhs, rhs.data, plan.rhs, &beta, out.data,
                               plan.out, const_cast<void *>(out.data), plan.out,
@@ -318,45 +323,41 @@ StridedMemRef<T, 3> asBatch(const StridedMemRef<T, 2> *x) {
 
 template <typename T>
 void plainMatmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
-                 StridedMemRef<float, 2> *c, cudaDataType inputType) {
+                 StridedMemRef<float, 2> *c, cudaDataType inputType,
+                 bool accumulate) {
   StridedMemRef<T, 3> a3 = asBatch(a), b3 = asBatch(b);
   StridedMemRef<float, 3> c3 = asBatch(c);
-  batchMatmul(&a3, &b3, &c3, inputType);
+  batchMatmul(&a3, &b3, &c3, inputType, accumulate);
 }
+
+template <typename T>
+void matmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
+            StridedMemRef<float, 2> *c, cudaDataType inputType,
+            bool accumulate) {
+  plainMatmul(a, b, c, inputType, accumulate);
+}
+template <typename T>
+void matmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
+            StridedMemRef<float, 3> *c, cudaDataType inputType,
+            bool accumulate) {
+  batchMatmul(a, b, c, inputType, accumulate);
+}
+
+constexpr cudaDataType cudaTypeOf_f32 = CUDA_R_32F;
+constexpr cudaDataType cudaTypeOf_f16 = CUDA_R_16F;
+constexpr cudaDataType cudaTypeOf_bf16 = CUDA_R_16BF;
 
 } // namespace
 
 extern "C" {
 
-void _mlir_ciface_amp_rt_cuda_batch_matmul_f32(StridedMemRef<float, 3> *a,
-                                               StridedMemRef<float, 3> *b,
-                                               StridedMemRef<float, 3> *c) {
-  batchMatmul(a, b, c, CUDA_R_32F);
-}
-void _mlir_ciface_amp_rt_cuda_batch_matmul_f16(StridedMemRef<uint16_t, 3> *a,
-                                               StridedMemRef<uint16_t, 3> *b,
-                                               StridedMemRef<float, 3> *c) {
-  batchMatmul(a, b, c, CUDA_R_16F);
-}
-void _mlir_ciface_amp_rt_cuda_batch_matmul_bf16(StridedMemRef<uint16_t, 3> *a,
-                                                StridedMemRef<uint16_t, 3> *b,
-                                                StridedMemRef<float, 3> *c) {
-  batchMatmul(a, b, c, CUDA_R_16BF);
-}
-void _mlir_ciface_amp_rt_cuda_matmul_f32(StridedMemRef<float, 2> *a,
-                                         StridedMemRef<float, 2> *b,
-                                         StridedMemRef<float, 2> *c) {
-  plainMatmul(a, b, c, CUDA_R_32F);
-}
-void _mlir_ciface_amp_rt_cuda_matmul_f16(StridedMemRef<uint16_t, 2> *a,
-                                         StridedMemRef<uint16_t, 2> *b,
-                                         StridedMemRef<float, 2> *c) {
-  plainMatmul(a, b, c, CUDA_R_16F);
-}
-void _mlir_ciface_amp_rt_cuda_matmul_bf16(StridedMemRef<uint16_t, 2> *a,
-                                          StridedMemRef<uint16_t, 2> *b,
-                                          StridedMemRef<float, 2> *c) {
-  plainMatmul(a, b, c, CUDA_R_16BF);
-}
+// Every entry point of amprt_gemm.def, on cuBLASLt.
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+  void _mlir_ciface_amp_rt_cuda_##NAME(StridedMemRef<C_TYPE, RANK> *a,         \
+                                       StridedMemRef<C_TYPE, RANK> *b,         \
+                                       StridedMemRef<float, RANK> *c) {        \
+    matmul(a, b, c, cudaTypeOf_##INPUT_TYPE, ACCUMULATE);                      \
+  }
+#include "amprt_gemm.def"
 
 } // extern "C"
