@@ -59,13 +59,26 @@ static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank,
   return nullptr;
 }
 
-/// The zero fill of `out` that the contraction `op` accumulates into, when
-/// nothing between them touches `out`'s buffer: a GEMM that overwrites C
-/// computes the same without it.
+/// Whether `view` covers every element of `root` (a whole-buffer reshape
+/// or the buffer itself).
+static bool coversWholeBuffer(Value view, Value root) {
+  auto viewType = dyn_cast<MemRefType>(view.getType());
+  auto rootType = dyn_cast<MemRefType>(root.getType());
+  return viewType && rootType && viewType.hasStaticShape() &&
+         rootType.hasStaticShape() &&
+         viewType.getNumElements() == rootType.getNumElements();
+}
+
+/// The zero fill of `out`'s buffer that the contraction `op` accumulates
+/// into, when nothing between them touches that buffer and both cover all
+/// of it (through any reshape): a GEMM that overwrites C computes the same
+/// without it.
 static linalg::FillOp findZeroFill(Operation *op, Value out) {
+  Value root = getRootBuffer(out);
   auto fill = dyn_cast_or_null<linalg::FillOp>(
-      findNearestUser(op, getRootBuffer(out), /*forward=*/false));
-  if (!fill || fill.getOutputs().front() != out)
+      findNearestUser(op, root, /*forward=*/false));
+  if (!fill || !coversWholeBuffer(out, root) ||
+      !coversWholeBuffer(fill.getOutputs().front(), root))
     return nullptr;
   Attribute value;
   if (!matchPattern(fill.getInputs().front(), m_Constant(&value)))

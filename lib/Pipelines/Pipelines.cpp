@@ -97,6 +97,7 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
   funcPm.addPass(createTosaToTensorPass());
   funcPm.addPass(createTosaToArithPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createLinalgFoldUnitExtentDimsPass());
   pm.addPass(createFuseElementwiseOpsPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -113,6 +114,8 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
   // Sibling elementwise ops that tensor fusion left apart (an optimizer's
   // updates of one parameter) as one loop nest: one pass over memory on
   // the CPU, one kernel on the GPU.
+  pm.addPass(createLinalgFoldUnitExtentDimsPass());
+  pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createFuseElementwiseBuffersPass());
 }
 

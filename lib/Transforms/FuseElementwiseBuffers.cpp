@@ -10,7 +10,7 @@
 // generic is merged into an earlier one when, element by element, running
 // both in one loop computes what running them one after the other did:
 //   - both are all-parallel over the same static iteration space, with
-//     identity maps for their outputs;
+//     identity maps for their outputs (inputs may be broadcast);
 //   - a buffer that one writes and the other touches is the same SSA value
 //     in both, read and written through identity maps (element i of the
 //     one meets element i of the other only); distinct function
@@ -48,7 +48,11 @@ static bool isElementwiseOnBuffers(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() ||
       op.getNumLoops() != op.getNumParallelLoops() || op.getNumLoops() == 0 ||
       !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+                    [](AffineMap map) {
+                      // Inputs may broadcast (a bias read as (0, d1)).
+                      return map.isProjectedPermutation(
+                          /*allowZeroInResults=*/true);
+                    }))
     return false;
   for (int64_t range : op.getStaticLoopRanges())
     if (ShapedType::isDynamic(range))
@@ -146,8 +150,8 @@ static bool commutesWith(const BufferAccess &laterAccess,
 
 /// Moves the ops that define what `later` uses (operands and values its
 /// body takes from above) and sit after `earlier` to before `earlier`, when
-/// that keeps their meaning: pure ops and loads of buffers nobody in
-/// between writes. False (and nothing moved) otherwise.
+/// that keeps their meaning: pure ops, allocations and loads of buffers
+/// nobody in between writes. False (and nothing moved) otherwise.
 static bool hoistDefinitions(linalg::GenericOp later,
                              linalg::GenericOp earlier) {
   SetVector<Operation *> toMove;
@@ -173,6 +177,9 @@ static bool hoistDefinitions(linalg::GenericOp later,
         if (access.unknown || llvm::is_contained(access.writes, loaded))
           return false;
       }
+    } else if (isa<memref::AllocOp>(def)) {
+      // A fresh buffer may as well be allocated earlier; its sizes (if
+      // dynamic) are operands and move with it.
     } else if (!isPure(def) || def->getNumRegions() != 0) {
       return false;
     }

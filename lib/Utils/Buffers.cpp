@@ -68,7 +68,8 @@ Operation *mlir::amp::findNearestUser(Operation *op, Value root,
   bool local = isLocalAllocation(root);
   for (Operation *other = forward ? op->getNextNode() : op->getPrevNode();
        other; other = forward ? other->getNextNode() : other->getPrevNode()) {
-    if (usesBuffer(other, root))
+    // Views (reshapes, subviews) take the buffer but touch no memory.
+    if (usesBuffer(other, root) && !isMemoryEffectFree(other))
       return other;
     if (!local && mayTouchUnlistedMemory(other))
       return nullptr;

@@ -248,11 +248,14 @@ func.func @depthwise(%in: memref<2x6x9x9xf32>, %w: memref<6x3x3xf32>, %out: memr
 // CHECK-NOT: linalg.fill
 // CHECK: call @amp_rt_batch_matmul_overwrite_f16(
 // CHECK-NOT: linalg.fill
+// CHECK: call @amp_rt_matmul_overwrite_f32(
+// CHECK-NOT: linalg.fill
 // CHECK: return
 // CUDA-LABEL: func.func @zero_fill_then_gemm
 // CUDA: call @amp_rt_cuda_matmul_overwrite_f32(
 // CUDA: call @amp_rt_cuda_batch_matmul_overwrite_f16(
-func.func @zero_fill_then_gemm(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %a: memref<2x4x8xf16>, %b: memref<2x8x3xf16>, %other: memref<4xf32>) {
+// CUDA: call @amp_rt_cuda_matmul_overwrite_f32(
+func.func @zero_fill_then_gemm(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %a: memref<2x4x8xf16>, %b: memref<2x8x3xf16>, %other: memref<4xf32>, %flat: memref<12xf32>) {
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   %z = memref.alloc() : memref<4x3xf32>
@@ -262,14 +265,18 @@ func.func @zero_fill_then_gemm(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %a: mem
   %c = memref.alloc() : memref<2x4x3xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<2x4x3xf32>)
   linalg.batch_matmul ins(%a, %b : memref<2x4x8xf16>, memref<2x8x3xf16>) outs(%c : memref<2x4x3xf32>)
+  // The fill and the GEMM see the same whole buffer through a reshape.
+  linalg.fill ins(%zero : f32) outs(%flat : memref<12xf32>)
+  %view = memref.expand_shape %flat [[0, 1]] output_shape [4, 3] : memref<12xf32> into memref<4x3xf32>
+  linalg.matmul ins(%x, %y : memref<4x8xf32>, memref<8x3xf32>) outs(%view : memref<4x3xf32>)
   return
 }
 
 // -----
 
 // The fill stays, and the GEMM accumulates, when the fill is not zero,
-// when something reads the buffer in between, or when the fill is of
-// another view of it.
+// when something reads the buffer in between, or when the GEMM writes only
+// part of the buffer the fill zeroes (the rest must stay zero).
 // CHECK-LABEL: func.func @fills_that_stay
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[Z1:.*]] :
 // CHECK: call @amp_rt_matmul_f32(
@@ -279,7 +286,7 @@ func.func @zero_fill_then_gemm(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %a: mem
 // CHECK: linalg.fill
 // CHECK: call @amp_rt_matmul_f32(
 // CHECK-NOT: overwrite
-func.func @fills_that_stay(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %z1: memref<4x3xf32>, %z2: memref<4x3xf32>, %z3: memref<12xf32>, %s: memref<f32>) {
+func.func @fills_that_stay(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %z1: memref<4x3xf32>, %z2: memref<4x3xf32>, %z3: memref<24xf32>, %s: memref<f32>) {
   %zero = arith.constant 0.0 : f32
   %half = arith.constant 0.5 : f32
   %c0 = arith.constant 0 : index
@@ -289,8 +296,9 @@ func.func @fills_that_stay(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %z1: memref
   %v = memref.load %z2[%c0, %c0] : memref<4x3xf32>
   memref.store %v, %s[] : memref<f32>
   linalg.matmul ins(%x, %y : memref<4x8xf32>, memref<8x3xf32>) outs(%z2 : memref<4x3xf32>)
-  linalg.fill ins(%zero : f32) outs(%z3 : memref<12xf32>)
-  %view = memref.expand_shape %z3 [[0, 1]] output_shape [4, 3] : memref<12xf32> into memref<4x3xf32>
+  linalg.fill ins(%zero : f32) outs(%z3 : memref<24xf32>)
+  %half_of_z3 = memref.subview %z3[0] [12] [1] : memref<24xf32> to memref<12xf32, strided<[1]>>
+  %view = memref.expand_shape %half_of_z3 [[0, 1]] output_shape [4, 3] : memref<12xf32, strided<[1]>> into memref<4x3xf32>
   linalg.matmul ins(%x, %y : memref<4x8xf32>, memref<8x3xf32>) outs(%view : memref<4x3xf32>)
   return
 }

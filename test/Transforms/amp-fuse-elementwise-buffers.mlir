@@ -262,3 +262,66 @@ func.func @transposed_view(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
   }
   return
 }
+
+// -----
+
+// A bias add reading its bias as a broadcast row ((d0, d1) -> (0, d1)) and
+// the ReLU after it, whose buffer is allocated between them: one op, the
+// allocation moved above it, the pre-activation still written (it has
+// another reader).
+// CHECK-LABEL: func.func @bias_relu
+// CHECK-SAME: (%[[X:[^:]*]]: memref<4x8xf16>, %[[BIAS:[^:]*]]: memref<1x8xf32>,
+// CHECK: %[[PRE:.*]] = memref.alloc() : memref<4x8xf16>
+// CHECK: %[[ACT:.*]] = memref.alloc() : memref<4x8xf16>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[ROW:.*]], #{{.*}}, #{{.*}}]
+// CHECK-SAME: ins(%[[X]], %[[BIAS]] :
+// CHECK-SAME: outs(%[[PRE]], %[[ACT]] :
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK-NEXT: %[[RELU:.*]] = arith.maximumf %[[SUM]]
+// CHECK-NEXT: linalg.yield %[[SUM]], %[[RELU]] : f16, f16
+// CHECK-NOT: linalg.generic
+// CHECK: memref.copy %[[PRE]]
+// CHECK: memref.copy %[[ACT]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (0, d1)>
+func.func @bias_relu(%x: memref<4x8xf16>, %bias: memref<1x8xf32>, %pre_out: memref<4x8xf16>, %act_out: memref<4x8xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %pre = memref.alloc() : memref<4x8xf16>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %bias : memref<4x8xf16>, memref<1x8xf32>) outs(%pre : memref<4x8xf16>) {
+  ^bb0(%a: f16, %b: f32, %o: f16):
+    %0 = arith.truncf %b : f32 to f16
+    %1 = arith.addf %a, %0 : f16
+    linalg.yield %1 : f16
+  }
+  %act = memref.alloc() : memref<4x8xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%pre : memref<4x8xf16>) outs(%act : memref<4x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %0 = arith.maximumf %a, %zero : f16
+    linalg.yield %0 : f16
+  }
+  memref.copy %pre, %pre_out : memref<4x8xf16> to memref<4x8xf16>
+  memref.copy %act, %act_out : memref<4x8xf16> to memref<4x8xf16>
+  return
+}
+// CHECK: #[[ROW]] = affine_map<(d0, d1) -> (0, d1)>
+
+// -----
+
+// A broadcast read of a buffer the earlier op writes reads elements other
+// threads of a merged loop would compute: the ops stay apart.
+// CHECK-LABEL: func.func @broadcast_read_of_written
+// CHECK-COUNT-2: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (0, d1)>
+func.func @broadcast_read_of_written(%a: memref<4x8xf32>, %t: memref<4x8xf32>, %b: memref<4x8xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : memref<4x8xf32>) outs(%t : memref<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.negf %x : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<4x8xf32>) outs(%b : memref<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}

@@ -28,7 +28,7 @@ bool mayTouchUnlistedMemory(Operation *op);
 bool isLocalAllocation(Value root);
 
 /// The nearest op after `op` in its block (before it, when `forward` is
-/// false) that uses `root`, or null when there is none or when an op in
+/// false) that uses `root` other than by taking a view of it, or null when there is none or when an op in
 /// between may touch `root` unseen (mayTouchUnlistedMemory, for a root
 /// that is not a local allocation).
 Operation *findNearestUser(Operation *op, Value root, bool forward);
