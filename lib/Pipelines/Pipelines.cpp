@@ -119,6 +119,16 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createFuseElementwiseBuffersPass());
 }
 
+void mlir::amp::addGPUFusionPasses(OpPassManager &pm) {
+  // An elementwise producer joins the reduction that reads it: one launch
+  // instead of two (on the CPU it would stop the producer vectorizing).
+  // Before the GEMMs become calls, whose effects the pass cannot see.
+  FuseElementwiseBuffersPassOptions intoReductions;
+  intoReductions.intoReductions = true;
+  pm.addNestedPass<func::FuncOp>(
+      createFuseElementwiseBuffersPass(intoReductions));
+}
+
 void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime) {
   ContractionsToRuntimeCallsPassOptions gemms;
   gemms.runtime = runtime;
@@ -240,6 +250,7 @@ std::string AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath() {
 void mlir::amp::buildAMPLowerToCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCUDAOptions &options) {
   addBufferizationPasses(pm);
+  addGPUFusionPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CUDA);
   addGPUMappingPasses(pm.nest<func::FuncOp>());
   addCUDAToLLVMPasses(pm, options);
@@ -248,6 +259,7 @@ void mlir::amp::buildAMPLowerToCUDAPipeline(
 void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
   addBufferizationPasses(pm);
+  addGPUFusionPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CPU);
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   addGPUMappingPasses(funcPm);

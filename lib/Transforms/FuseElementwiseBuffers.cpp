@@ -27,8 +27,10 @@
 
 #include "amp/Transforms/Passes.h"
 #include "amp/Utils/Buffers.h"
+#include "amp/Utils/Contractions.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -42,24 +44,25 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// An elementwise generic on buffers: all loops parallel with static
-/// ranges, outputs written through identity maps.
-static bool isElementwiseOnBuffers(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() ||
-      op.getNumLoops() != op.getNumParallelLoops() || op.getNumLoops() == 0 ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) {
-                      // Inputs may broadcast (a bias read as (0, d1)).
-                      return map.isProjectedPermutation(
-                          /*allowZeroInResults=*/true);
-                    }))
+/// A loop nest on buffers that can share loops with another: static
+/// ranges, projected-permutation maps (inputs may broadcast), a body that
+/// only computes. With `allowReductions`, reduction loops and outputs that
+/// do not use every loop are allowed; otherwise every loop is parallel and
+/// every output written through the identity (an elementwise op).
+static bool isLoopNestOnBuffers(linalg::GenericOp op, bool allowReductions) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      (!allowReductions && op.getNumLoops() != op.getNumParallelLoops()) ||
+      !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+      }))
     return false;
   for (int64_t range : op.getStaticLoopRanges())
     if (ShapedType::isDynamic(range))
       return false;
-  for (OpOperand &init : op.getDpsInitsMutable())
-    if (!op.getMatchingIndexingMap(&init).isIdentity())
-      return false;
+  if (!allowReductions)
+    for (OpOperand &init : op.getDpsInitsMutable())
+      if (!op.getMatchingIndexingMap(&init).isIdentity())
+        return false;
   // A body that reads memory (a gather) or branches (a bounds check's
   // cf.assert) is left alone: what it reads is not an operand, and on the
   // CPU a bf16 value of the other body kept live across the branch becomes
@@ -67,6 +70,10 @@ static bool isElementwiseOnBuffers(linalg::GenericOp op) {
   return llvm::all_of(op.getBody()->without_terminator(), [](Operation &inner) {
     return inner.getNumRegions() == 0 && isMemoryEffectFree(&inner);
   });
+}
+
+static bool isElementwiseOnBuffers(linalg::GenericOp op) {
+  return isLoopNestOnBuffers(op, /*allowReductions=*/false);
 }
 
 namespace {
@@ -148,19 +155,22 @@ static bool commutesWith(const BufferAccess &laterAccess,
   return true;
 }
 
-/// Moves the ops that define what `later` uses (operands and values its
-/// body takes from above) and sit after `earlier` to before `earlier`, when
+/// Moves the ops that define what `users` use (operands and values their
+/// bodies take from above) and sit after `earlier` to before `earlier`, when
 /// that keeps their meaning: pure ops, allocations and loads of buffers
 /// nobody in between writes. False (and nothing moved) otherwise.
-static bool hoistDefinitions(linalg::GenericOp later,
+static bool hoistDefinitions(ArrayRef<Operation *> users,
                              linalg::GenericOp earlier) {
   SetVector<Operation *> toMove;
-  SmallVector<Value> worklist(later->getOperands());
-  later->walk([&](Operation *inner) {
-    for (Value operand : inner->getOperands())
-      if (!later->isAncestor(operand.getParentBlock()->getParentOp()))
-        worklist.push_back(operand);
-  });
+  SmallVector<Value> worklist;
+  for (Operation *user : users) {
+    llvm::append_range(worklist, user->getOperands());
+    user->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (!user->isAncestor(operand.getParentBlock()->getParentOp()))
+          worklist.push_back(operand);
+    });
+  }
   Block *block = earlier->getBlock();
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -258,15 +268,20 @@ static FailureOr<linalg::GenericOp> merge(linalg::GenericOp earlier,
       earlierKept.push_back(index);
     }
   llvm::append_range(outputs, later.getDpsInits());
+  // The earlier op's outputs keep their identity maps, the later op's
+  // theirs (a reduction's accumulators); the loops are the later op's,
+  // which may reduce where the earlier op only runs in parallel.
   SmallVector<AffineMap> maps = inputMaps;
   AffineMap identity = AffineMap::getMultiDimIdentityMap(
       earlier.getNumLoops(), earlier.getContext());
-  maps.append(outputs.size(), identity);
+  maps.append(earlierKept.size(), identity);
+  for (OpOperand &init : later.getDpsInitsMutable())
+    maps.push_back(later.getMatchingIndexingMap(&init));
 
   OpBuilder builder(earlier);
   auto fused = linalg::GenericOp::create(
       builder, earlier.getLoc(), TypeRange(), inputs, outputs, maps,
-      earlier.getIteratorTypesArray());
+      later.getIteratorTypesArray());
   Block *body = builder.createBlock(&fused.getRegion());
   for (Value value : llvm::concat<Value>(inputs, outputs))
     body->addArgument(getElementTypeOrSelf(value.getType()), value.getLoc());
@@ -333,7 +348,37 @@ static bool droppedOutputsUnread(linalg::GenericOp earlier,
   return true;
 }
 
-int64_t mlir::amp::fuseElementwiseBufferOps(Block &block) {
+/// The zero-cost obstacles to merging the reduction `later` into
+/// `earlier`: fills of its accumulators in between (`betweenOps`) that can
+/// move above `earlier` instead, because neither `earlier` nor any other op
+/// in between touches those buffers.
+static SmallVector<Operation *>
+findMovableFills(linalg::GenericOp earlier, linalg::GenericOp later,
+                 ArrayRef<Operation *> betweenOps) {
+  SmallVector<Value> accumulators;
+  for (Value init : later.getDpsInits())
+    accumulators.push_back(getRootBuffer(init));
+  SmallVector<Operation *> fills;
+  for (Operation *op : betweenOps) {
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    if (fill && fill.hasPureBufferSemantics() &&
+        llvm::is_contained(accumulators,
+                           getRootBuffer(fill.getOutputs().front())))
+      fills.push_back(op);
+  }
+  for (Operation *fill : fills) {
+    Value root = getRootBuffer(cast<linalg::FillOp>(fill).getOutputs().front());
+    if (usesBuffer(earlier, root))
+      return {};
+    for (Operation *op : betweenOps)
+      if (!llvm::is_contained(fills, op) && usesBuffer(op, root))
+        return {};
+  }
+  return fills;
+}
+
+int64_t mlir::amp::fuseElementwiseBufferOps(Block &block,
+                                            bool intoReductions) {
   int64_t merged = 0;
   for (Operation *op = &block.front(); op; op = op->getNextNode()) {
     auto earlier = dyn_cast<linalg::GenericOp>(op);
@@ -341,20 +386,43 @@ int64_t mlir::amp::fuseElementwiseBufferOps(Block &block) {
       continue;
     // What the ops between `earlier` and the candidate access; an op of
     // unknown effects ends the search, as nothing can move above it.
+    SmallVector<Operation *> betweenOps;
     SmallVector<BufferAccess> between;
     for (Operation *next = earlier->getNextNode(); next;) {
       auto later = dyn_cast<linalg::GenericOp>(next);
-      bool fusible = later && isElementwiseOnBuffers(later) &&
+      // Never into a contraction (it stays a library GEMM), nor into a
+      // reduction without parallel loops (its one thread would compute
+      // every element).
+      bool reduction = later && intoReductions &&
+                       later.getNumReductionLoops() > 0 &&
+                       later.getNumParallelLoops() > 0 &&
+                       !isMultiplyAccumulate(later) &&
+                       isLoopNestOnBuffers(later, /*allowReductions=*/true);
+      SmallVector<Operation *> fills;
+      if (reduction)
+        fills = findMovableFills(earlier, later, betweenOps);
+      SmallVector<BufferAccess> obstacles;
+      for (auto [betweenOp, access] : llvm::zip(betweenOps, between))
+        if (!llvm::is_contained(fills, betweenOp))
+          obstacles.push_back(access);
+      bool fusible = later && (reduction || isElementwiseOnBuffers(later)) &&
                      earlier.getStaticLoopRanges() ==
                          later.getStaticLoopRanges() &&
                      droppedOutputsUnread(earlier, later) &&
-                     commutesWith(accessOf(later), between);
+                     commutesWith(accessOf(later), obstacles);
       // Definitions it needs move up only if the merge then succeeds;
-      // moving pure ops and unclobbered loads up is harmless either way.
+      // moving pure ops and unclobbered loads up (or fills of buffers
+      // nothing in between touches) is harmless either way.
       FailureOr<linalg::GenericOp> fused = failure();
-      if (fusible && hoistDefinitions(later, earlier))
+      SmallVector<Operation *> users(fills);
+      users.push_back(later);
+      if (fusible && hoistDefinitions(users, earlier)) {
+        for (Operation *fill : fills)
+          fill->moveBefore(earlier);
         fused = merge(earlier, later);
+      }
       if (failed(fused)) {
+        betweenOps.push_back(next);
         between.push_back(accessOf(next));
         if (between.back().unknown)
           break;
@@ -371,6 +439,10 @@ int64_t mlir::amp::fuseElementwiseBufferOps(Block &block) {
           alloc->erase(); // a temporary no longer needed
       earlier = *fused;
       ++merged;
+      // A reduction reads its accumulators before the last iteration:
+      // nothing later may read them inside its loops.
+      if (reduction)
+        break;
       next = after;
     }
     op = earlier;
@@ -382,12 +454,24 @@ namespace {
 struct FuseElementwiseBuffersPass
     : public amp::impl::FuseElementwiseBuffersPassBase<
           FuseElementwiseBuffersPass> {
+  using Base::Base;
   void runOnOperation() override {
+    if (intoReductions) {
+      // Reductions as generics, whose loops an elementwise body can join.
+      IRRewriter rewriter(&getContext());
+      SmallVector<linalg::ReduceOp> reductions;
+      getOperation()->walk(
+          [&](linalg::ReduceOp op) { reductions.push_back(op); });
+      for (linalg::ReduceOp op : reductions) {
+        rewriter.setInsertionPoint(op);
+        (void)linalg::generalizeNamedOp(rewriter, op);
+      }
+    }
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks)
       if (!block->empty())
-        fuseElementwiseBufferOps(*block);
+        fuseElementwiseBufferOps(*block, intoReductions);
   }
 };
 } // namespace

@@ -127,6 +127,10 @@ void addDataParallelPass(OpPassManager &pm, const AMPPipelineOptions &options);
 /// results as out-params (the runtime owns every buffer).
 void addBufferizationPasses(OpPassManager &pm);
 
+/// On buffers, for the GPU: elementwise producers merged into the
+/// reductions that read them (fewer launches).
+void addGPUFusionPasses(OpPassManager &pm);
+
 /// On buffers: matmuls to `runtime`'s GEMMs, then the buffer releases.
 void addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime);
 

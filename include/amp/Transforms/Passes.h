@@ -30,9 +30,10 @@ namespace mlir::amp {
 bool shouldFuseElementwise(OpOperand *fusedOperand);
 
 /// amp-fuse-elementwise-buffers on one block: merges later elementwise
-/// linalg.generics on buffers into earlier ones over the same iteration
-/// space where one loop nest computes the same; returns how many merged.
-int64_t fuseElementwiseBufferOps(Block &block);
+/// linalg.generics on buffers (and, with `intoReductions`, reductions)
+/// into earlier elementwise ones over the same iteration space where one
+/// loop nest computes the same; returns how many merged.
+int64_t fuseElementwiseBufferOps(Block &block, bool intoReductions = false);
 
 /// amp-fuse-fills-into-parallel-loops on one block: moves whole-buffer
 /// fills into the parallel loop that first touches the buffer; returns how

@@ -255,7 +255,21 @@ def FuseElementwiseBuffersPass
     optimizer's momentum, parameter update and overflow select of one
     parameter become one pass over memory: one loop nest on the CPU, one
     kernel on the GPU.
+
+    With `into-reductions`, an elementwise op is also merged into a later
+    reduction (`linalg.reduce` or a generic with reduction loops) over the
+    same loops that reads what it writes element by element: the bias add
+    under a softmax's row maximum, the ReLU gradient under its bias
+    gradient. A zero fill of the reduction's accumulator in between moves
+    up with it. The elementwise result is still written (each element once,
+    inside the reduction's loops). For the GPU, where it saves a launch;
+    on the CPU it would put the elementwise work inside a loop that does
+    not vectorize.
   }];
+  let options = [
+    Option<"intoReductions", "into-reductions", "bool", /*default=*/"false",
+           "Also merge elementwise producers into later reductions">,
+  ];
 }
 
 def StridedCopiesToLinalgPass
