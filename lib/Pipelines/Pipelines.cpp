@@ -191,6 +191,8 @@ void mlir::amp::addGPUMappingPasses(OpPassManager &funcPm) {
   funcPm.addPass(createConvertParallelLoopToGpuPass());
   funcPm.addPass(createSinkLoadsIntoLaunchesPass());
   funcPm.addPass(createSequentialCodeToGPUPass());
+  // Independent kernels (one per parameter, gradient, weight) as one.
+  funcPm.addPass(createMergeIndependentLaunchesPass());
 }
 
 /// Kernels and host code to LLVM the way gpu-lower-to-nvvm-pipeline does,

@@ -40,6 +40,10 @@ int64_t fuseElementwiseBufferOps(Block &block, bool intoReductions = false);
 /// many moved.
 int64_t fuseFillsIntoParallelLoops(Block &block);
 
+/// amp-merge-independent-launches on one block: joins later gpu.launch
+/// ops into earlier ones they do not depend on; returns how many joined.
+int64_t mergeIndependentLaunches(Block &block);
+
 } // namespace mlir::amp
 
 #endif // AMP_TRANSFORMS_PASSES_H

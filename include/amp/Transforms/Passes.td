@@ -447,4 +447,28 @@ def SequentialCodeToGPUPass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def MergeIndependentLaunchesPass
+    : Pass<"amp-merge-independent-launches", "::mlir::func::FuncOp"> {
+  let summary = "One launch for kernels that do not depend on each other";
+  let description = [{
+    Last of the GPU mapping, on `gpu.launch` ops of a one-dimensional grid
+    with constant sizes: a later launch that touches no buffer an earlier
+    one writes (and writes none it reads) joins the earlier one as more
+    blocks (`gridX = g1 + g2`, blocks of the larger block size, threads
+    beyond a body's own block size skipping it; blocks from `g1` on run
+    the later body with `blockIdx.x - g1`), like a multi-tensor
+    kernel over tensors of different shapes: an optimizer's updates of
+    every parameter, the overflow check's per-gradient stages, the
+    weights' casts. Two kernels of one thread are joined even when one
+    depends on the other (the one thread runs both bodies in order). The
+    later launch moves up only past ops that neither write what it reads
+    nor touch what it writes, with the pure ops it needs, and only while
+    the merged kernel's parameters, as counted here, fit in 2048 bytes
+    (PTX's limit is 4352 bytes, and the lowering adds some). Every element is
+    computed by the same operations (bit-identical).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD
