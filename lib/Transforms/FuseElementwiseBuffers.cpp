@@ -155,54 +155,23 @@ static bool commutesWith(const BufferAccess &laterAccess,
   return true;
 }
 
-/// Moves the ops that define what `users` use (operands and values their
-/// bodies take from above) and sit after `earlier` to before `earlier`, when
-/// that keeps their meaning: pure ops, allocations and loads of buffers
-/// nobody in between writes. False (and nothing moved) otherwise.
+/// Moves the definitions of what `users` use above `earlier`
+/// (hoistDefinitionsAbove), loads included when nothing from `earlier` to
+/// the load writes the loaded buffer.
 static bool hoistDefinitions(ArrayRef<Operation *> users,
                              linalg::GenericOp earlier) {
-  SetVector<Operation *> toMove;
-  SmallVector<Value> worklist;
-  for (Operation *user : users) {
-    llvm::append_range(worklist, user->getOperands());
-    user->walk([&](Operation *inner) {
-      for (Value operand : inner->getOperands())
-        if (!user->isAncestor(operand.getParentBlock()->getParentOp()))
-          worklist.push_back(operand);
-    });
-  }
-  Block *block = earlier->getBlock();
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getBlock() != block || def->isBeforeInBlock(earlier) ||
-        toMove.contains(def))
-      continue;
-    if (def == earlier.getOperation())
+  return hoistDefinitionsAbove(users, earlier, [&](Operation *def) {
+    auto load = dyn_cast<memref::LoadOp>(def);
+    if (!load)
       return false;
-    if (auto load = dyn_cast<memref::LoadOp>(def)) {
-      Value loaded = getRootBuffer(load.getMemRef());
-      for (Operation *op = earlier; op != def; op = op->getNextNode()) {
-        BufferAccess access = accessOf(op);
-        if (access.unknown || llvm::is_contained(access.writes, loaded))
-          return false;
-      }
-    } else if (isa<memref::AllocOp>(def)) {
-      // A fresh buffer may as well be allocated earlier; its sizes (if
-      // dynamic) are operands and move with it.
-    } else if (!isPure(def) || def->getNumRegions() != 0) {
-      return false;
+    Value loaded = getRootBuffer(load.getMemRef());
+    for (Operation *op = earlier; op != def; op = op->getNextNode()) {
+      BufferAccess access = accessOf(op);
+      if (access.unknown || llvm::is_contained(access.writes, loaded))
+        return false;
     }
-    toMove.insert(def);
-    llvm::append_range(worklist, def->getOperands());
-  }
-  SmallVector<Operation *> ordered(toMove.begin(), toMove.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
+    return true;
   });
-  for (Operation *op : ordered)
-    op->moveBefore(earlier);
-  return true;
 }
 
 /// The merged op, or failure when the two cannot share one loop nest.

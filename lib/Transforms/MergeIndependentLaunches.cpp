@@ -178,37 +178,6 @@ static int64_t parameterBytes(const llvm::SetVector<Value> &parameters) {
 /// kernel counted at under 4096 bytes took 4448), hence half of it.
 static constexpr int64_t kMaxParameterBytes = 2048;
 
-/// Moves the pure ops and allocations between `first` and `second` that
-/// `second` uses (directly or inside its body) above `first`. False, with
-/// nothing moved, when one of them is something else.
-static bool hoistDefinitions(gpu::LaunchOp second, Operation *first) {
-  SetVector<Operation *> toMove;
-  SmallVector<Value> worklist(second->getOperands());
-  second->walk([&](Operation *inner) {
-    for (Value operand : inner->getOperands())
-      if (!second->isAncestor(operand.getParentBlock()->getParentOp()))
-        worklist.push_back(operand);
-  });
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != first->getBlock() ||
-        def->isBeforeInBlock(first) || toMove.contains(def))
-      continue;
-    // A fresh buffer may as well be allocated earlier.
-    if (def == first || (!isa<memref::AllocOp>(def) &&
-                         (!isPure(def) || def->getNumRegions() != 0)))
-      return false;
-    toMove.insert(def);
-    llvm::append_range(worklist, def->getOperands());
-  }
-  SmallVector<Operation *> ordered(toMove.begin(), toMove.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *op : ordered)
-    op->moveBefore(first);
-  return true;
-}
-
 /// Clones `launch`'s body (without its terminator) at `builder`'s point,
 /// its region arguments those of `merged`, except the block index, grid
 /// size and block size along x, which are `blockX`, `shape`'s grid and
@@ -308,7 +277,8 @@ int64_t mlir::amp::mergeIndependentLaunches(Block &block) {
           llvm::all_of(between, [&](const Access &access) {
             return independent(access, secondAccess);
           }) &&
-          hoistDefinitions(second, first);
+          hoistDefinitionsAbove(
+              {second}, first, [](Operation *) { return false; });
       if (!canMerge) {
         between.push_back(secondAccess);
         if (between.back().unknown)

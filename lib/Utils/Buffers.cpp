@@ -76,3 +76,36 @@ Operation *mlir::amp::findNearestUser(Operation *op, Value root,
   }
   return nullptr;
 }
+
+bool mlir::amp::hoistDefinitionsAbove(
+    ArrayRef<Operation *> users, Operation *before,
+    llvm::function_ref<bool(Operation *)> mayMove) {
+  SetVector<Operation *> toMove;
+  SmallVector<Value> worklist;
+  for (Operation *user : users) {
+    llvm::append_range(worklist, user->getOperands());
+    user->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (!user->isAncestor(operand.getParentBlock()->getParentOp()))
+          worklist.push_back(operand);
+    });
+  }
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != before->getBlock() ||
+        def->isBeforeInBlock(before) || toMove.contains(def))
+      continue;
+    bool movable = isa<memref::AllocOp>(def) ||
+                   (isPure(def) && def->getNumRegions() == 0) || mayMove(def);
+    if (def == before || !movable)
+      return false;
+    toMove.insert(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(toMove.begin(), toMove.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    op->moveBefore(before);
+  return true;
+}

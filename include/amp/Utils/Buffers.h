@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace mlir::amp {
 
@@ -32,6 +33,15 @@ bool isLocalAllocation(Value root);
 /// between may touch `root` unseen (mayTouchUnlistedMemory, for a root
 /// that is not a local allocation).
 Operation *findNearestUser(Operation *op, Value root, bool forward);
+
+/// Moves the ops that define what `users` use (their operands and the
+/// values their bodies take from above) and sit after `before` in its
+/// block to just before it, in order: pure ops without regions,
+/// allocations (a fresh buffer may as well exist earlier) and ops
+/// `mayMove` accepts. False, with nothing moved, when another op (or
+/// `before` itself) defines one of them.
+bool hoistDefinitionsAbove(ArrayRef<Operation *> users, Operation *before,
+                           llvm::function_ref<bool(Operation *)> mayMove);
 
 } // namespace mlir::amp
 
