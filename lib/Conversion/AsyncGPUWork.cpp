@@ -86,8 +86,9 @@ Operation *makeAsync(Operation *op, Type tokenType) {
   return clone;
 }
 
-/// Threads one chain of GPU work through `block`.
-void chainBlock(Block &block, Type tokenType) {
+/// Threads one chain of GPU work through `block`; its terminator waits
+/// for the chain unless `waitAtEnd` is false.
+void chainBlock(Block &block, Type tokenType, bool waitAtEnd) {
   Value token; // the chain's last token; null when nothing is queued
   bool queued = false;
   auto waitBefore = [&](Operation *op) {
@@ -107,7 +108,8 @@ void chainBlock(Block &block, Type tokenType) {
   };
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
-      waitBefore(&op);
+      if (waitAtEnd)
+        waitBefore(&op);
       break;
     }
     // A stream made out of nothing (`gpu.wait async` without
@@ -155,7 +157,7 @@ void chainBlock(Block &block, Type tokenType) {
       // Nested blocks (a host loop around launches) get their own chain.
       for (Region &region : op.getRegions())
         for (Block &nested : region)
-          chainBlock(nested, tokenType);
+          chainBlock(nested, tokenType, /*waitAtEnd=*/true);
       break;
     }
   }
@@ -163,6 +165,7 @@ void chainBlock(Block &block, Type tokenType) {
 
 struct AsyncGPUWorkPass
     : public amp::impl::AsyncGPUWorkPassBase<AsyncGPUWorkPass> {
+  using Base::Base;
   void runOnOperation() override {
     Type tokenType = gpu::AsyncTokenType::get(&getContext());
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -170,7 +173,7 @@ struct AsyncGPUWorkPass
         return WalkResult::skip();
       if (auto func = dyn_cast<func::FuncOp>(op)) {
         for (Block &block : func.getBody())
-          chainBlock(block, tokenType);
+          chainBlock(block, tokenType, waitBeforeReturn);
         return WalkResult::skip();
       }
       return WalkResult::advance();

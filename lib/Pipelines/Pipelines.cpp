@@ -201,8 +201,10 @@ void mlir::amp::addGPUMappingPasses(OpPassManager &funcPm) {
 static void addCUDAToLLVMPasses(OpPassManager &pm,
                                 const AMPLowerToCUDAOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createBuffersToManagedMemoryPass());
-  pm.addPass(createAsyncGPUWorkPass());
+  pm.addPass(createBuffersToDeviceMemoryPass());
+  AsyncGPUWorkPassOptions async;
+  async.waitBeforeReturn = options.waitBeforeReturn;
+  pm.addPass(createAsyncGPUWorkPass(async));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -39,7 +39,7 @@ using namespace mlir::amp;
 
 // The shim below is written for this version of amp_artifact.h: a change to
 // the ABI must revisit generateShim (and python/amp_mlir/runtime.py).
-static_assert(AMP_ARTIFACT_ABI_VERSION == 3,
+static_assert(AMP_ARTIFACT_ABI_VERSION == 4,
               "amp_artifact.h changed: update the shim writer");
 
 /// The C enumerator of `dtype` in amp_artifact.h (the shim includes it).
@@ -337,11 +337,23 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
   os << "const amp_function_info *amp_artifact_functions(int32_t *count) {\n"
      << "  *count = " << functions.size() << ";\n  return functions;\n}\n";
   if (target == ArtifactTarget::CUDA)
-    os << "\n/* Kernels read every buffer: the runtime allocates them here. "
-          "*/\n"
+    os << "\n/* Buffers live in device memory: the runtime allocates them "
+          "and copies through here. */\n"
        << "void *amp_artifact_alloc(uint64_t bytes) { return "
           "amprt_cuda_alloc(bytes); }\n"
        << "void amp_artifact_free(void *pointer) { amprt_cuda_free(pointer); "
+          "}\n"
+       << "void *amp_artifact_host_alloc(uint64_t bytes) { return "
+          "amprt_cuda_host_alloc(bytes); }\n"
+       << "void amp_artifact_host_free(void *pointer) { "
+          "amprt_cuda_host_free(pointer); }\n"
+       << "void amp_artifact_copy_to_device(void *device, const void *host, "
+          "uint64_t bytes) { amprt_cuda_copy_to_device(device, host, bytes); "
+          "}\n"
+       << "void amp_artifact_copy_to_host(void *host, const void *device, "
+          "uint64_t bytes) { amprt_cuda_copy_to_host(host, device, bytes); "
+          "}\n"
+       << "void amp_artifact_synchronize(void) { amprt_cuda_synchronize(); "
           "}\n";
   return text;
 }
@@ -438,6 +450,9 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
     cudaOptions.chip = options.cudaChip;
     if (!options.cudaToolkit.empty())
       cudaOptions.toolkit = options.cudaToolkit;
+    // amp_artifact.h (v4): a device artifact's call queues its work;
+    // libamprt waits once, after copying the results it reads back.
+    cudaOptions.waitBeforeReturn = false;
     buildAMPLowerToCUDAPipeline(pm, cudaOptions);
   } else {
     // Host code is compiled for this machine's CPU (emitObject).

@@ -26,7 +26,7 @@
 extern "C" {
 #endif
 
-#define AMP_ARTIFACT_ABI_VERSION 3
+#define AMP_ARTIFACT_ABI_VERSION 4
 
 #define AMP_ARTIFACT_TRAILER_MAGIC "AMPCRC01"
 
@@ -96,11 +96,24 @@ int32_t amp_artifact_abi_version(void);
 const amp_function_info *amp_artifact_functions(int32_t *count);
 
 /* Exported by an artifact whose code runs on a device (amp-compile
- * --target=cuda: managed memory). The runtime then allocates every buffer
- * it passes to `call` through them, and copies a caller's buffers in and
- * out (amprt_call). Version 2 added them. */
+ * --target=cuda). Its buffers live in device memory, which the host cannot
+ * read or write: the runtime allocates every buffer it passes to `call`
+ * with amp_artifact_alloc and moves data only with the copies below. All
+ * of it is queued in order on the artifact's one stream: `call` returns
+ * with its work queued, a copy returns at once (the host memory must stay
+ * as it is until amp_artifact_synchronize), and amp_artifact_synchronize
+ * waits for everything queued. amp_artifact_host_alloc gives pinned host
+ * memory, from which copies run asynchronously. Version 2 added alloc and
+ * free; version 4 the rest (before it, buffers were managed memory and
+ * `call` waited). */
 void *amp_artifact_alloc(uint64_t bytes);
 void amp_artifact_free(void *pointer);
+void *amp_artifact_host_alloc(uint64_t bytes);
+void amp_artifact_host_free(void *pointer);
+void amp_artifact_copy_to_device(void *device, const void *host,
+                                 uint64_t bytes);
+void amp_artifact_copy_to_host(void *host, const void *device, uint64_t bytes);
+void amp_artifact_synchronize(void);
 
 #ifdef __cplusplus
 }

@@ -53,8 +53,9 @@ const amp_function_info *amprt_training_step(const amprt_artifact *artifact);
 /* Calls `function` of `artifact` on the caller's buffers (num_args inputs,
  * then num_results outputs, as amp_function_info.call takes them). For a
  * device artifact (one that exports amp_artifact_alloc) the inputs are
- * copied into its memory and the results back; for a host artifact this is
- * function->call(buffers). Returns what the call returns (0). */
+ * copied into its memory, the results back, and the call waits for them;
+ * for a host artifact this is function->call(buffers). Returns what the
+ * call returns (0). */
 int amprt_call(const amprt_artifact *artifact,
                const amp_function_info *function, void **buffers);
 
@@ -96,7 +97,10 @@ void amprt_session_destroy(amprt_session *session);
 const amp_function_info *amprt_session_step_info(const amprt_session *session);
 
 /* Runs one step. `data` holds one buffer per AMP_ROLE_DATA argument, in
- * argument order. Returns 0. */
+ * argument order. For a device artifact the step is one copy of the batch
+ * in (through pinned memory), the call, one copy of the loss, overflow flag
+ * and loss-scaler state out, and one wait; the params and state stay on
+ * the device. Returns 0. */
 int amprt_session_step(amprt_session *session, const void *const *data);
 
 /* Counts a step the caller skipped without running it (a batch with
@@ -112,7 +116,10 @@ float amprt_session_scale(const amprt_session *session);
 int64_t amprt_session_steps(const amprt_session *session);
 int64_t amprt_session_skipped(const amprt_session *session);
 
-/* The current buffer of argument `index` (params, state, scaler state). */
+/* The current buffer of argument `index` (params, state, scaler state),
+ * host memory the caller may read and write until the next step or load.
+ * For a device artifact it is a host copy, fetched from the device on this
+ * call and copied back up before the next step. */
 void *amprt_session_argument(amprt_session *session, int32_t index);
 
 /* FNV-1a over the bytes of every argument of `role` (e.g. all params),

@@ -3,16 +3,16 @@
  * libamprt_cuda carries what a CUDA artifact (amp-compile --target=cuda)
  * calls: the mgpu* kernel-launch ABI that MLIR's gpu-to-llvm emits, the
  * GEMMs of its contractions (cuBLASLt: f16/bf16 or f32 inputs, f32
- * accumulation) and managed memory. It needs the CUDA driver (libcuda.so.1)
- * and cuBLASLt; like libamprt it has no MLIR/LLVM inside.
+ * accumulation), device memory and the copies in and out of it. It needs
+ * the CUDA driver (libcuda.so.1) and cuBLASLt; like libamprt it has no
+ * MLIR/LLVM inside.
  *
- * Every buffer a CUDA artifact touches is managed memory (reachable from
- * the host and the GPU). All work runs on one stream and is queued without
- * waiting (kernels, GEMMs, frees): the compiled step waits for the stream
- * before its host code touches memory and before it returns, so a caller
- * may read any buffer once the step has returned. Freed buffers are kept and handed out again for the
- * same size (stream-ordered: no synchronization), so a step allocates no
- * memory from its second call on.
+ * Every buffer a CUDA artifact touches is device memory (cuMemAlloc), which
+ * the host cannot read or write: data moves with the copies below. All
+ * work runs on one stream and is queued without waiting (kernels, GEMMs,
+ * copies, frees); amprt_cuda_synchronize waits for it. Freed buffers are
+ * kept and handed out again for the same size (stream-ordered: no
+ * synchronization), so a step allocates no memory from its second call on.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -25,11 +25,22 @@
 extern "C" {
 #endif
 
-/* Managed memory (cuMemAllocManaged, or a block of the same size freed
- * before), at least 256-byte aligned; never null: a CUDA failure aborts with
- * its name and message. amprt_cuda_free keeps the block for reuse. */
+/* Device memory (cuMemAlloc, or a block of the same size freed before), at
+ * least 256-byte aligned; never null: a CUDA failure aborts with its name
+ * and message. amprt_cuda_free keeps the block for reuse. */
 void *amprt_cuda_alloc(uint64_t bytes);
 void amprt_cuda_free(void *pointer);
+
+/* Pinned host memory (cuMemAllocHost), for copies that do not wait. */
+void *amprt_cuda_host_alloc(uint64_t bytes);
+void amprt_cuda_host_free(void *pointer);
+
+/* Copies queued on the stream, behind the work queued before: `host` must
+ * stay as it is until amprt_cuda_synchronize returns. */
+void amprt_cuda_copy_to_device(void *device, const void *host, uint64_t bytes);
+void amprt_cuda_copy_to_host(void *host, const void *device, uint64_t bytes);
+/* Waits for everything queued. */
+void amprt_cuda_synchronize(void);
 
 #ifdef __cplusplus
 }

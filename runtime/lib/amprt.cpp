@@ -23,6 +23,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,27 +31,26 @@ struct amprt_artifact {
   void *handle = nullptr;
   const amp_function_info *functions = nullptr;
   int32_t count = 0;
-  // A device artifact's allocator (amp_artifact_alloc/free): every buffer
-  // it is given must come from it. Null for host artifacts.
+  // A device artifact's memory and copies (amp_artifact.h, v4): every
+  // buffer it is given comes from alloc. Null for host artifacts.
   void *(*alloc)(uint64_t) = nullptr;
   void (*free)(void *) = nullptr;
+  void *(*hostAlloc)(uint64_t) = nullptr;
+  void (*hostFree)(void *) = nullptr;
+  void (*copyToDevice)(void *, const void *, uint64_t) = nullptr;
+  void (*copyToHost)(void *, const void *, uint64_t) = nullptr;
+  void (*synchronize)() = nullptr;
 };
 
 namespace {
 
-/// Bytes owned by a session, from the artifact's allocator when it has one
-/// (device-reachable memory), else from the C heap. Zero-filled.
+/// Host bytes owned by a session, zero-filled.
 class Buffer {
 public:
   Buffer() = default;
-  Buffer(const amprt_artifact *artifact, size_t bytes)
-      : artifact(artifact), bytes(bytes) {
+  explicit Buffer(size_t bytes) : bytes(bytes) {
     // One byte at least: a distinct, valid address for empty tensors.
-    void *memory = artifact->alloc ? artifact->alloc(bytes ? bytes : 1)
-                                   : std::calloc(bytes ? bytes : 1, 1);
-    pointer = static_cast<unsigned char *>(memory);
-    if (artifact->alloc)
-      std::memset(pointer, 0, bytes);
+    pointer = static_cast<unsigned char *>(std::calloc(bytes ? bytes : 1, 1));
   }
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
@@ -59,16 +59,8 @@ public:
     swap(other);
     return *this;
   }
-  ~Buffer() {
-    if (!pointer)
-      return;
-    if (artifact->free)
-      artifact->free(pointer);
-    else
-      std::free(pointer);
-  }
+  ~Buffer() { std::free(pointer); }
   void swap(Buffer &other) noexcept {
-    std::swap(artifact, other.artifact);
     std::swap(pointer, other.pointer);
     std::swap(bytes, other.bytes);
   }
@@ -78,10 +70,49 @@ public:
   unsigned char *end() const { return pointer + bytes; }
 
 private:
-  const amprt_artifact *artifact = nullptr;
   unsigned char *pointer = nullptr;
   size_t bytes = 0;
 };
+
+/// Blocks of a device artifact's memory (amp_artifact_alloc, or pinned host
+/// memory from amp_artifact_host_alloc), freed together.
+class DeviceBlocks {
+public:
+  explicit DeviceBlocks(const amprt_artifact *artifact) : artifact(artifact) {}
+  DeviceBlocks(const DeviceBlocks &) = delete;
+  DeviceBlocks &operator=(const DeviceBlocks &) = delete;
+  ~DeviceBlocks() {
+    for (void *block : device)
+      artifact->free(block);
+    for (void *block : pinned)
+      artifact->hostFree(block);
+  }
+  unsigned char *allocate(size_t bytes) {
+    device.push_back(artifact->alloc(bytes ? bytes : 1));
+    return static_cast<unsigned char *>(device.back());
+  }
+  unsigned char *allocatePinned(size_t bytes) {
+    pinned.push_back(artifact->hostAlloc(bytes ? bytes : 1));
+    return static_cast<unsigned char *>(pinned.back());
+  }
+
+private:
+  const amprt_artifact *artifact;
+  std::vector<void *> device, pinned;
+};
+
+/// Offsets of `sizes` packed into one block, each 256-byte aligned (what
+/// cuBLASLt and vector loads like); the last entry is the block's size.
+std::vector<size_t> packOffsets(const std::vector<size_t> &sizes) {
+  std::vector<size_t> offsets;
+  size_t end = 0;
+  for (size_t size : sizes) {
+    offsets.push_back(end);
+    end += (size + 255) / 256 * 256;
+  }
+  offsets.push_back(end);
+  return offsets;
+}
 
 using amprt::report;
 
@@ -486,14 +517,34 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
     dlclose(handle);
     return nullptr;
   }
-  auto alloc = reinterpret_cast<void *(*)(uint64_t)>(
+  amprt_artifact device;
+  device.alloc = reinterpret_cast<void *(*)(uint64_t)>(
       dlsym(handle, "amp_artifact_alloc"));
-  auto release =
+  device.free =
       reinterpret_cast<void (*)(void *)>(dlsym(handle, "amp_artifact_free"));
-  if (!alloc != !release) {
+  device.hostAlloc = reinterpret_cast<void *(*)(uint64_t)>(
+      dlsym(handle, "amp_artifact_host_alloc"));
+  device.hostFree = reinterpret_cast<void (*)(void *)>(
+      dlsym(handle, "amp_artifact_host_free"));
+  device.copyToDevice = reinterpret_cast<void (*)(void *, const void *,
+                                                  uint64_t)>(
+      dlsym(handle, "amp_artifact_copy_to_device"));
+  device.copyToHost = reinterpret_cast<void (*)(void *, const void *,
+                                                uint64_t)>(
+      dlsym(handle, "amp_artifact_copy_to_host"));
+  device.synchronize =
+      reinterpret_cast<void (*)()>(dlsym(handle, "amp_artifact_synchronize"));
+  bool any = device.alloc || device.free || device.hostAlloc ||
+             device.hostFree || device.copyToDevice || device.copyToHost ||
+             device.synchronize;
+  bool all = device.alloc && device.free && device.hostAlloc &&
+             device.hostFree && device.copyToDevice && device.copyToHost &&
+             device.synchronize;
+  if (any && !all) {
     report(error, error_size,
-           "artifact '%s' exports only one of amp_artifact_alloc and "
-           "amp_artifact_free",
+           "artifact '%s' exports only some of the device entry points "
+           "(amp_artifact_alloc, _free, _host_alloc, _host_free, "
+           "_copy_to_device, _copy_to_host, _synchronize)",
            path);
     dlclose(handle);
     return nullptr;
@@ -524,8 +575,13 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
   artifact->handle = handle;
   artifact->functions = table;
   artifact->count = count;
-  artifact->alloc = alloc;
-  artifact->free = release;
+  artifact->alloc = device.alloc;
+  artifact->free = device.free;
+  artifact->hostAlloc = device.hostAlloc;
+  artifact->hostFree = device.hostFree;
+  artifact->copyToDevice = device.copyToDevice;
+  artifact->copyToHost = device.copyToHost;
+  artifact->synchronize = device.synchronize;
   return artifact;
 }
 
@@ -566,24 +622,24 @@ int amprt_call(const amprt_artifact *artifact,
                const amp_function_info *function, void **buffers) {
   if (!artifact->alloc)
     return function->call(buffers);
-  // A device artifact reads and writes only its own memory: stage inputs
-  // in, results out.
+  // A device artifact reads and writes only its own memory: inputs are
+  // copied in, results out, and the host waits once.
   int32_t count = function->num_args + function->num_results;
-  std::vector<Buffer> staged;
+  DeviceBlocks blocks(artifact);
   std::vector<void *> pointers(count);
-  staged.reserve(count);
+  std::vector<size_t> sizes(count);
   for (int32_t i = 0; i < count; ++i) {
-    const amp_tensor_info &tensor =
-        i < function->num_args ? function->args[i]
-                               : function->results[i - function->num_args];
-    staged.emplace_back(artifact, byteSize(tensor));
+    sizes[i] = byteSize(i < function->num_args
+                            ? function->args[i]
+                            : function->results[i - function->num_args]);
+    pointers[i] = blocks.allocate(sizes[i]);
     if (i < function->num_args)
-      std::memcpy(staged.back().data(), buffers[i], staged.back().size());
-    pointers[i] = staged.back().data();
+      artifact->copyToDevice(pointers[i], buffers[i], sizes[i]);
   }
   int status = function->call(pointers.data());
   for (int32_t i = function->num_args; i < count; ++i)
-    std::memcpy(buffers[i], staged[i].data(), staged[i].size());
+    artifact->copyToHost(buffers[i], pointers[i], sizes[i]);
+  artifact->synchronize();
   return status;
 }
 
@@ -599,15 +655,65 @@ const amp_function_info *amprt_training_step(const amprt_artifact *artifact) {
 
 } // extern "C"
 
+namespace {
+/// Whether `tensor` of `step` is read back after every step: the loss, the
+/// overflow flag and the loss scaler's state (and its updates).
+bool readBackEachStep(const amp_function_info &step,
+                      const amp_tensor_info &tensor) {
+  switch (tensor.role) {
+  case AMP_ROLE_LOSS:
+  case AMP_ROLE_FOUND_INF:
+  case AMP_ROLE_SCALE:
+  case AMP_ROLE_GROWTH:
+  case AMP_ROLE_HYSTERESIS:
+    return true;
+  case AMP_ROLE_UPDATE:
+    return tensor.target >= 0 && tensor.target < step.num_args &&
+           readBackEachStep(step, step.args[tensor.target]);
+  default:
+    return false;
+  }
+}
+
+/// A device artifact's side of a session. The step's buffers live in
+/// device memory; the session's host buffers mirror them, fetched when the
+/// caller asks (digest, checkpoint, amprt_session_argument) and uploaded
+/// before the next step when the caller may have written them. A step is
+/// one copy of the batch in (packed in pinned memory), the call, one copy
+/// of the loss, overflow flag and scaler state out (packed too), and one
+/// wait.
+struct DeviceState {
+  explicit DeviceState(const amprt_artifact *artifact) : blocks(artifact) {}
+
+  DeviceBlocks blocks;
+  std::vector<void *> args, results;
+  // Per argument: the host mirror holds the device's bytes / the caller
+  // was handed the mirror and may have written it.
+  std::vector<char> mirrorCurrent, handedOut;
+  unsigned char *batchDevice = nullptr, *batchPinned = nullptr;
+  size_t batchBytes = 0;
+  std::vector<size_t> batchOffsets; // per argument (data only)
+  unsigned char *readBackDevice = nullptr, *readBackPinned = nullptr;
+  size_t readBackBytes = 0;
+
+  /// Where the pinned copy of device `pointer` is, if it is read back.
+  unsigned char *readBack(const void *pointer) const {
+    auto *byte = static_cast<const unsigned char *>(pointer);
+    if (byte < readBackDevice || byte >= readBackDevice + readBackBytes)
+      return nullptr;
+    return readBackPinned + (byte - readBackDevice);
+  }
+};
+} // namespace
+
 struct amprt_session {
   const amprt_artifact *artifact = nullptr;
   const amp_function_info *step = nullptr;
-  // One owned buffer per non-data argument and per result; data slots are
-  // filled by each call (through a staging copy for a device artifact,
-  // which cannot read the caller's memory).
+  // One owned host buffer per non-data argument (for a device artifact, the
+  // mirror of its device buffer) and, for a host artifact, per result.
   std::vector<Buffer> args;
   std::vector<Buffer> results;
-  std::vector<Buffer> staged;
+  std::unique_ptr<DeviceState> device; // device artifacts only
   std::vector<void *> buffers;
   int64_t steps = 0;
   int64_t skipped = 0;
@@ -619,7 +725,7 @@ struct amprt_session {
     for (int32_t i = 0; i < step->num_args; ++i) {
       const amp_tensor_info &arg = step->args[i];
       Buffer &buffer = args[i];
-      buffer = Buffer(artifact, byteSize(arg));
+      buffer = Buffer(byteSize(arg));
       if (arg.role == AMP_ROLE_PARAM && arg.dtype == AMP_F32 && arg.rank >= 1 &&
           arg.shape[0] > 1) {
         float bound = 1.0f / std::sqrt(static_cast<float>(arg.shape[0]));
@@ -649,6 +755,158 @@ struct amprt_session {
       low[e] = copy.dtype == AMP_F16 ? amprt_f32_to_f16(master[e])
                                      : amprt_f32_to_bf16(master[e]);
   }
+
+  /// A device artifact's buffers, the batch and read-back blocks; then
+  /// every argument's initial bytes uploaded.
+  void createDeviceBuffers() {
+    device = std::make_unique<DeviceState>(artifact);
+    DeviceState &d = *device;
+    int32_t count = step->num_args + step->num_results;
+    auto tensor = [&](int32_t i) -> const amp_tensor_info & {
+      return i < step->num_args ? step->args[i]
+                                : step->results[i - step->num_args];
+    };
+    std::vector<size_t> batchSizes, readBackSizes;
+    for (int32_t i = 0; i < count; ++i) {
+      if (i < step->num_args && step->args[i].role == AMP_ROLE_DATA)
+        batchSizes.push_back(byteSize(tensor(i)));
+      else if (readBackEachStep(*step, tensor(i)))
+        readBackSizes.push_back(byteSize(tensor(i)));
+    }
+    std::vector<size_t> batchOffsets = packOffsets(batchSizes);
+    std::vector<size_t> readBackOffsets = packOffsets(readBackSizes);
+    d.batchBytes = batchOffsets.back();
+    d.readBackBytes = readBackOffsets.back();
+    if (d.batchBytes) {
+      d.batchDevice = d.blocks.allocate(d.batchBytes);
+      d.batchPinned = d.blocks.allocatePinned(d.batchBytes);
+    }
+    if (d.readBackBytes) {
+      d.readBackDevice = d.blocks.allocate(d.readBackBytes);
+      d.readBackPinned = d.blocks.allocatePinned(d.readBackBytes);
+    }
+    d.args.assign(step->num_args, nullptr);
+    d.results.assign(step->num_results, nullptr);
+    d.batchOffsets.assign(step->num_args, 0);
+    size_t nextBatch = 0, nextReadBack = 0;
+    for (int32_t i = 0; i < count; ++i) {
+      void *pointer;
+      if (i < step->num_args && step->args[i].role == AMP_ROLE_DATA) {
+        d.batchOffsets[i] = batchOffsets[nextBatch++];
+        continue;
+      }
+      if (readBackEachStep(*step, tensor(i)))
+        pointer = d.readBackDevice + readBackOffsets[nextReadBack++];
+      else
+        pointer = d.blocks.allocate(byteSize(tensor(i)));
+      (i < step->num_args ? d.args[i] : d.results[i - step->num_args]) =
+          pointer;
+    }
+    d.mirrorCurrent.assign(step->num_args, 1);
+    d.handedOut.assign(step->num_args, 0);
+    for (int32_t i = 0; i < step->num_args; ++i)
+      if (step->args[i].role != AMP_ROLE_DATA)
+        artifact->copyToDevice(d.args[i], args[i].data(), args[i].size());
+    // The read-back block's pinned copy starts as the device's.
+    if (d.readBackBytes)
+      artifact->copyToHost(d.readBackPinned, d.readBackDevice,
+                           d.readBackBytes);
+    artifact->synchronize();
+  }
+
+  /// Makes the host mirrors of a device artifact's arguments (all of them,
+  /// or only `only`) hold the device's bytes: one wait.
+  void fetchMirrors(int32_t only = -1) const {
+    if (!device)
+      return;
+    DeviceState &d = *device;
+    bool queued = false;
+    for (int32_t i = 0; i < step->num_args; ++i)
+      if ((only < 0 || i == only) && step->args[i].role != AMP_ROLE_DATA &&
+          !d.mirrorCurrent[i]) {
+        artifact->copyToHost(args[i].data(), d.args[i], args[i].size());
+        d.mirrorCurrent[i] = 1;
+        queued = true;
+      }
+    if (queued)
+      artifact->synchronize();
+  }
+
+  /// Uploads the mirrors the caller may have written (handed out or
+  /// loaded); queued, behind nothing the host waits for.
+  void uploadHandedOut() {
+    DeviceState &d = *device;
+    for (int32_t i = 0; i < step->num_args; ++i)
+      if (d.handedOut[i]) {
+        artifact->copyToDevice(d.args[i], args[i].data(), args[i].size());
+        d.handedOut[i] = 0;
+      }
+  }
+
+  void runOnDevice(const void *const *data) {
+    DeviceState &d = *device;
+    uploadHandedOut();
+    int32_t next = 0;
+    for (int32_t i = 0; i < step->num_args; ++i) {
+      if (step->args[i].role != AMP_ROLE_DATA) {
+        buffers[i] = d.args[i];
+        continue;
+      }
+      std::memcpy(d.batchPinned + d.batchOffsets[i], data[next++],
+                  byteSize(step->args[i]));
+      buffers[i] = d.batchDevice + d.batchOffsets[i];
+    }
+    for (int32_t r = 0; r < step->num_results; ++r)
+      buffers[step->num_args + r] = d.results[r];
+    if (d.batchBytes)
+      artifact->copyToDevice(d.batchDevice, d.batchPinned, d.batchBytes);
+    step->call(buffers.data());
+    if (d.readBackBytes)
+      artifact->copyToHost(d.readBackPinned, d.readBackDevice,
+                           d.readBackBytes);
+    artifact->synchronize();
+
+    foundInf = 0;
+    for (int32_t r = 0; r < step->num_results; ++r) {
+      const amp_tensor_info &result = step->results[r];
+      const unsigned char *host = d.readBack(d.results[r]);
+      if (result.role == AMP_ROLE_LOSS && result.dtype == AMP_F32)
+        std::memcpy(&loss, host, 4);
+      else if (result.role == AMP_ROLE_FOUND_INF)
+        foundInf = host[0] != 0;
+      else if (result.role == AMP_ROLE_UPDATE) {
+        int32_t target = result.target;
+        std::swap(d.args[target], d.results[r]);
+        // Read back with the loss: the mirror stays current.
+        if (const unsigned char *value = d.readBack(d.args[target]))
+          std::memcpy(args[target].data(), value, args[target].size());
+        else
+          d.mirrorCurrent[target] = 0;
+      }
+    }
+  }
+
+  void runOnHost(const void *const *data) {
+    int32_t next = 0;
+    for (int32_t i = 0; i < step->num_args; ++i)
+      buffers[i] = step->args[i].role == AMP_ROLE_DATA
+                       ? const_cast<void *>(data[next++])
+                       : args[i].data();
+    for (int32_t r = 0; r < step->num_results; ++r)
+      buffers[step->num_args + r] = results[r].data();
+    step->call(buffers.data());
+
+    foundInf = 0;
+    for (int32_t r = 0; r < step->num_results; ++r) {
+      const amp_tensor_info &result = step->results[r];
+      if (result.role == AMP_ROLE_LOSS && result.dtype == AMP_F32)
+        std::memcpy(&loss, results[r].data(), 4);
+      else if (result.role == AMP_ROLE_FOUND_INF)
+        foundInf = results[r].data()[0] != 0;
+      else if (result.role == AMP_ROLE_UPDATE)
+        args[result.target].swap(results[r]);
+    }
+  }
 };
 
 extern "C" {
@@ -676,17 +934,15 @@ amprt_session *amprt_session_create(const amprt_artifact *artifact,
   session->artifact = artifact;
   session->step = step;
   session->args.resize(step->num_args);
-  session->results.resize(step->num_results);
-  for (int32_t r = 0; r < step->num_results; ++r)
-    session->results[r] = Buffer(artifact, byteSize(step->results[r]));
-  if (artifact->alloc) {
-    session->staged.resize(step->num_args);
-    for (int32_t i = 0; i < step->num_args; ++i)
-      if (step->args[i].role == AMP_ROLE_DATA)
-        session->staged[i] = Buffer(artifact, byteSize(step->args[i]));
-  }
   session->buffers.assign(step->num_args + step->num_results, nullptr);
   session->initialize(seed);
+  if (artifact->alloc) {
+    session->createDeviceBuffers();
+  } else {
+    session->results.resize(step->num_results);
+    for (int32_t r = 0; r < step->num_results; ++r)
+      session->results[r] = Buffer(byteSize(step->results[r]));
+  }
   return session;
 }
 
@@ -697,33 +953,10 @@ const amp_function_info *amprt_session_step_info(const amprt_session *session) {
 }
 
 int amprt_session_step(amprt_session *session, const void *const *data) {
-  const amp_function_info &step = *session->step;
-  int32_t next = 0;
-  for (int32_t i = 0; i < step.num_args; ++i) {
-    if (step.args[i].role != AMP_ROLE_DATA) {
-      session->buffers[i] = session->args[i].data();
-    } else if (session->staged.empty()) {
-      session->buffers[i] = const_cast<void *>(data[next++]);
-    } else {
-      std::memcpy(session->staged[i].data(), data[next++],
-                  session->staged[i].size());
-      session->buffers[i] = session->staged[i].data();
-    }
-  }
-  for (int32_t r = 0; r < step.num_results; ++r)
-    session->buffers[step.num_args + r] = session->results[r].data();
-  step.call(session->buffers.data());
-
-  session->foundInf = 0;
-  for (int32_t r = 0; r < step.num_results; ++r) {
-    const amp_tensor_info &result = step.results[r];
-    if (result.role == AMP_ROLE_LOSS && result.dtype == AMP_F32)
-      std::memcpy(&session->loss, session->results[r].data(), 4);
-    else if (result.role == AMP_ROLE_FOUND_INF)
-      session->foundInf = session->results[r].data()[0] != 0;
-    else if (result.role == AMP_ROLE_UPDATE)
-      session->args[result.target].swap(session->results[r]);
-  }
+  if (session->device)
+    session->runOnDevice(data);
+  else
+    session->runOnHost(data);
   ++session->steps;
   session->skipped += session->foundInf;
   return 0;
@@ -760,6 +993,7 @@ float amprt_session_scale(const amprt_session *session) {
 
 uint64_t amprt_session_digest(const amprt_session *session, amp_role role) {
   const amp_function_info &step = *session->step;
+  session->fetchMirrors();
   uint64_t digest = kFnvBasis;
   for (int32_t i = 0; i < step.num_args; ++i)
     if (step.args[i].role == role && role != AMP_ROLE_DATA)
@@ -772,12 +1006,18 @@ void *amprt_session_argument(amprt_session *session, int32_t index) {
   if (index < 0 || index >= session->step->num_args ||
       session->step->args[index].role == AMP_ROLE_DATA)
     return nullptr;
+  if (session->device) {
+    // The caller may write the mirror: it goes up before the next step.
+    session->fetchMirrors(index);
+    session->device->handedOut[index] = 1;
+  }
   return session->args[index].data();
 }
 
 int amprt_session_save(const amprt_session *session, const char *path,
                        char *error, size_t error_size) {
   const amp_function_info &step = *session->step;
+  session->fetchMirrors();
   CheckpointWriter out;
   std::string reason;
   if (!out.open(path, reason)) {
@@ -863,15 +1103,21 @@ int amprt_session_load(amprt_session *session, const char *path, char *error,
       return corrupt("argument " + std::to_string(i) + " has " +
                      std::to_string(size) + " bytes, the model " +
                      std::to_string(expected));
-    args[i] = Buffer(session->artifact, size);
+    args[i] = Buffer(size);
     if (!in.get(args[i].data(), size))
       return corrupt("truncated in argument " + std::to_string(i));
   }
   if (!in.atPayloadEnd())
     return corrupt("unexpected bytes after the last argument");
   for (int32_t i = 0; i < step.num_args; ++i)
-    if (step.args[i].role != AMP_ROLE_DATA)
+    if (step.args[i].role != AMP_ROLE_DATA) {
       session->args[i].swap(args[i]);
+      if (session->device) {
+        // The device's bytes are replaced before the next step.
+        session->device->mirrorCurrent[i] = 1;
+        session->device->handedOut[i] = 1;
+      }
+    }
   session->steps = steps;
   session->skipped = skipped;
   return 0;

@@ -1,4 +1,5 @@
 // RUN: amp-opt %s --split-input-file --amp-async-gpu-work | FileCheck %s
+// RUN: amp-opt %s --split-input-file --amp-async-gpu-work=wait-before-return=false | FileCheck %s --check-prefix=NOWAIT
 
 // Kernels, a stream-ordered GEMM call and frees form one chain; the host
 // waits once, before it loads from memory, and once before returning.
@@ -17,6 +18,13 @@
 // CHECK-NEXT: gpu.wait [%[[F]]]
 // CHECK-NEXT: return
 // CHECK-NOT: gpu.wait
+// Returning with the work queued (amp-compile's artifacts): the wait before
+// the host's load stays, the one before the return goes.
+// NOWAIT-LABEL: func.func @step
+// NOWAIT: gpu.wait [%{{.*}}]
+// NOWAIT-NEXT: memref.load
+// NOWAIT: gpu.dealloc async
+// NOWAIT-NEXT: return
 module attributes {gpu.container_module} {
   func.func private @gemm(memref<16xf32>) attributes {amp.stream_ordered}
   func.func @step(%out: memref<f32>) {

@@ -6,20 +6,26 @@
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=KERNELS
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=LAUNCHES
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=SYNCS
+// RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=MEMORY
+// RUN: amp-opt %t.mlir --amp-lower-to-cuda=wait-before-return=false | FileCheck %s --check-prefix=NOWAIT
 
 // Host code: the five matmuls of the step (two forward, three backward)
 // are cuBLASLt calls (plain GEMMs: their batch of 1 is dropped; each
-// overwrites its output, beta 0, instead of a zero-fill kernel before it), every buffer is managed memory (mgpuMemAlloc with
-// hostShared = 1; no malloc), the loop nests are kernel launches.
+// overwrites its output, beta 0, instead of a zero-fill kernel before it), every buffer is device memory (mgpuMemAlloc with
+// hostShared = 0, never 1; no malloc), the loop nests are kernel launches.
 // CHECK-LABEL: llvm.func @train_step(
-// CHECK: %[[SHARED:.*]] = llvm.mlir.constant(1 : i8) : i8
-// CHECK: llvm.call @mgpuMemAlloc(%{{.*}}, %{{.*}}, %[[SHARED]])
+// CHECK: %[[DEVICE:.*]] = llvm.mlir.constant(0 : i8) : i8
+// CHECK: llvm.call @mgpuMemAlloc(%{{.*}}, %{{.*}}, %[[DEVICE]])
 // CHECK-NOT: llvm.call @malloc
 // CHECK: gpu.launch_func
 // CHECK-COUNT-5: llvm.call @amp_rt_cuda_matmul_overwrite_f16(
 // CHECK-NOT: llvm.call @amp_rt_cuda_{{(batch_)?}}matmul
 // CHECK-NOT: llvm.call @malloc
 // CHECK-LABEL: llvm.func @predict(
+// Every allocation in device memory: the host-shared flag is never 1.
+// MEMORY-LABEL: llvm.func @train_step(
+// MEMORY-NOT: llvm.mlir.constant(1 : i8)
+// MEMORY-LABEL: llvm.func @predict(
 
 // Every outlined loop nest is an sm_90 fatbin (magic 0xBA55ED50).
 // KERNELS: gpu.binary @train_step_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, "P\EDU\BA
@@ -55,3 +61,9 @@
 // SYNCS-NOT: llvm.intr.memcpy
 // SYNCS-NOT: llvm.call @memrefCopy
 // SYNCS-LABEL: llvm.func @predict(
+
+// What amp-compile builds (amp_artifact.h v4): the step returns with its
+// work queued; libamprt copies the loss back behind it and waits once.
+// NOWAIT-LABEL: llvm.func @train_step(
+// NOWAIT-NOT: llvm.call @mgpuStreamSynchronize(
+// NOWAIT-LABEL: llvm.func @predict(

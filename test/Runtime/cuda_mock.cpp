@@ -221,6 +221,39 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
   std::memmove(shadow(to), shadow(from), bytes);
   return CUDA_SUCCESS;
 }
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes,
+                           CUstream) {
+  // Addresses the mock did not hand out are used as they are: the runtime
+  // test's GEMM operands stand in for device memory in host vectors.
+  void *to = reinterpret_cast<void *>(dst);
+  if (isDevice(src))
+    return CUDA_ERROR_INVALID_VALUE;
+  ++counts.h2d;
+  std::memmove(shadow(to), src, bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes,
+                           CUstream) {
+  const void *from = reinterpret_cast<const void *>(src);
+  if (isDevice(dst))
+    return CUDA_ERROR_INVALID_VALUE;
+  ++counts.d2h;
+  std::memmove(dst, shadow(from), bytes);
+  return CUDA_SUCCESS;
+}
+// Pinned host memory is host memory: the host may touch it.
+CUresult cuMemAllocHost(void **pointer, size_t bytes) {
+  *pointer = std::malloc(bytes);
+  if (!*pointer)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  ++counts.allocs;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFreeHost(void *pointer) {
+  std::free(pointer);
+  ++counts.frees;
+  return CUDA_SUCCESS;
+}
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
                           CUstream) {
   auto *words = static_cast<uint32_t *>(shadow(reinterpret_cast<void *>(dst)));

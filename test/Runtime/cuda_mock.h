@@ -16,8 +16,8 @@ struct amprt_mock_counts {
   int64_t launches = 0;      // cuLaunchKernel
   int64_t gemms = 0;         // cublasLtMatmul
   int64_t graphLaunches = 0; // cuGraphLaunch
-  int64_t allocs = 0;        // cuMemAlloc, cuMemAllocManaged
-  int64_t frees = 0;         // cuMemFree
+  int64_t allocs = 0;        // cuMemAlloc, cuMemAllocManaged, cuMemAllocHost
+  int64_t frees = 0;         // cuMemFree, cuMemFreeHost
   int64_t syncs = 0;         // stream, context and event synchronizations
   int64_t h2d = 0;           // copies from host memory to device memory
   int64_t d2h = 0;           // copies from device memory to host memory

@@ -13,6 +13,7 @@
 #include "cuda_mock.h"
 
 #include "amprt.h"
+#include "amprt_cuda.h"
 #include "strided_memref.h"
 
 #include <cmath>
@@ -219,10 +220,28 @@ void modules() {
   void *other = mgpuModuleLoad(binary, sizeof(binary));
   expect(first == again && other != first,
          "module cache: one module per binary, keyed by its bytes");
-  auto *managed = static_cast<float *>(mgpuMemAlloc(64, nullptr, true));
-  managed[15] = 1.0f;
-  mgpuMemFree(managed, nullptr);
-  expect(true, "managed buffer written from the host and freed");
+}
+
+void deviceMemory() {
+  // Device memory is PROT_NONE to the host on the simulated driver: data
+  // goes in and out by copies only, and a freed block is handed out again
+  // for the same size without a new allocation.
+  amprt_mock_begin_step();
+  std::vector<float> in(16), out(16, 0.0f);
+  for (int e = 0; e < 16; ++e)
+    in[e] = value(e);
+  auto *device = static_cast<float *>(amprt_cuda_alloc(sizeof(float) * 16));
+  amprt_cuda_copy_to_device(device, in.data(), sizeof(float) * 16);
+  amprt_cuda_copy_to_host(out.data(), device, sizeof(float) * 16);
+  amprt_cuda_synchronize();
+  amprt_cuda_free(device);
+  void *again = amprt_cuda_alloc(sizeof(float) * 16);
+  amprt_mock_counts c = amprt_mock_step_counts();
+  expect(out == in && again == device && c.allocs == 1 && c.h2d == 1 &&
+             c.d2h == 1 && c.syncs == 1 && c.hostTouches == 0,
+         "device memory: copied in and out, not touched by the host, its "
+         "block reused");
+  amprt_cuda_free(again);
 }
 } // namespace
 
@@ -261,5 +280,6 @@ int main() {
   lowPrecision();
   plans();
   modules();
+  deviceMemory();
   return failures ? 1 : 0;
 }

@@ -79,22 +79,25 @@ def EmulateGPULaunchesPass
                            "::mlir::arith::ArithDialect"];
 }
 
-def BuffersToManagedMemoryPass
-    : Pass<"amp-buffers-to-managed-memory", "::mlir::ModuleOp"> {
-  let summary = "Allocate the host code's buffers in CUDA managed memory";
+def BuffersToDeviceMemoryPass
+    : Pass<"amp-buffers-to-device-memory", "::mlir::ModuleOp"> {
+  let summary = "Allocate the host code's buffers in GPU device memory";
   let description = [{
-    On the CUDA path every buffer a step allocates is read by kernels, by
-    cuBLASLt and by the host code that stays sequential (whole-tensor
-    reductions, the loss-scale update), so it must be reachable from both
-    sides: each `memref.alloc` in a host function becomes
-    `gpu.alloc host_shared` (cuMemAllocManaged through the mgpu* ABI) and
-    each `memref.dealloc` an async `gpu.dealloc` that nothing waits for
-    (libamprt_cuda frees in stream order; `amp-async-gpu-work` chains it).
-    A `memref.copy` between two whole buffers (static, identity layouts,
-    constants included) becomes a `gpu.memcpy`, which
-    `amp-async-gpu-work` queues; other copies stay on the host. Kernels inside `gpu.module` are left alone. A
-    `memref.alloca` (host stack) cannot be reached from a kernel: it is an
-    error. The runtime allocates the step's arguments in managed memory too.
+    On the CUDA path every loop nest is a kernel and every contraction a
+    cuBLASLt call, so a step's host code only queues work and its buffers
+    live in device memory (`cuMemAlloc`, which the host cannot read; not
+    managed memory, whose pages migrate and which can hang a GPU when
+    oversubscribed): each `memref.alloc` in a host function becomes
+    `gpu.alloc async` and each `memref.dealloc` an async `gpu.dealloc`,
+    neither waited for (libamprt_cuda hands out and frees blocks in stream
+    order; `amp-async-gpu-work` chains them). A constant gets a device copy
+    at the top of the function. A `memref.copy` between two whole buffers
+    (static, identity layouts, constants included) becomes a `gpu.memcpy`.
+    Kernels inside `gpu.module` are left alone. Errors: a `memref.alloca`
+    (host stack), and any host operation left that reads or writes a
+    buffer's elements (a load, a store, a strided copy), which would fault
+    on the GPU. The runtime allocates the step's arguments in device
+    memory too and copies data in and out.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
@@ -108,14 +111,21 @@ def AsyncGPUWorkPass : Pass<"amp-async-gpu-work", "::mlir::ModuleOp"> {
     Calls of functions marked `amp.stream_ordered` (libamprt_cuda's
     cuBLASLt GEMMs) are queued on the same stream and need no token;
     `gpu.alloc` queues nothing (libamprt_cuda's block cache hands blocks
-    out in stream order) and needs no wait. The host waits
+    out in stream order): it takes the chain's stream and needs no wait. The host waits
     for the chain (`gpu.wait`) only before an operation that may touch
     memory itself (a load, a store, a host loop, an unknown call) and
     before the block's terminator. Host waits already in the block are
     merged into these. Nested blocks of host operations get chains of their
     own. libamprt_cuda runs every stream on one stream, so program order
-    holds across chains.
+    holds across chains. With `wait-before-return=false` a function returns
+    with its work still queued: its caller waits (libamprt copies a step's
+    loss back behind it and then waits once).
   }];
+  let options = [
+    Option<"waitBeforeReturn", "wait-before-return", "bool",
+           /*default=*/"true",
+           "Wait for the function's GPU work before it returns">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 

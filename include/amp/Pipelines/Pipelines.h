@@ -184,6 +184,12 @@ struct AMPLowerToCUDAOptions
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit: ptxas, fatbinary and libdevice"),
       llvm::cl::init(getDefaultCUDAToolkitPath())};
+  Option<bool> waitBeforeReturn{
+      *this, "wait-before-return",
+      llvm::cl::desc("Functions wait for their GPU work before returning; "
+                     "amp-compile turns it off, libamprt then waits once "
+                     "per step, after copying the loss back"),
+      llvm::cl::init(true)};
 
   /// The toolkit this build found (/usr/local/cuda when it found none).
   static std::string getDefaultCUDAToolkitPath();
@@ -192,15 +198,16 @@ struct AMPLowerToCUDAOptions
 /// Lowers the same module for CUDA (sm_90): the same bufferization, GEMMs
 /// as libamprt_cuda calls (cuBLASLt), the other loop nests mapped to GPU
 /// blocks and threads and outlined as kernels (compiled to a fatbin with
-/// the toolkit's ptxas), host buffers in managed memory, host code to LLVM
+/// the toolkit's ptxas), host buffers in device memory, host code to LLVM
 /// calling the mgpu* ABI that libamprt_cuda implements. Loops with no
-/// parallel dimension (whole-tensor reductions) stay sequential host code.
+/// parallel dimension run as one-thread kernels: the host touches no
+/// buffer.
 void buildAMPLowerToCUDAPipeline(OpPassManager &pm,
                                  const AMPLowerToCUDAOptions &options = {});
 
 /// The CUDA path's loop nests, tiled, mapped and bounds-checked exactly as
 /// for the GPU, run as host loops (amp-emulate-gpu-launches) and lowered
-/// like the CPU path (CPU GEMMs, no managed memory): a CPU build whose
+/// like the CPU path (CPU GEMMs, host memory): a CPU build whose
 /// results must equal the CPU path's, to test the GPU mapping without a GPU.
 void buildAMPLowerToEmulatedCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options = {});

@@ -5,8 +5,8 @@
 // (amp-lower-to-cpu or amp-lower-to-cuda), its host code compiled to an
 // object, and linked with a generated shim that describes every public
 // function and calls it through one uniform entry point. A CUDA artifact
-// embeds its kernels (fatbin), links libamprt_cuda and exports the
-// managed-memory allocator the runtime must use for every buffer.
+// embeds its kernels (fatbin), links libamprt_cuda and exports the device
+// memory and copies the runtime must use for every buffer.
 //
 //===----------------------------------------------------------------------===//
 

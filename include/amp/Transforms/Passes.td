@@ -281,7 +281,7 @@ def StridedCopiesToLinalgPass
     shape (identity layouts), such as a concatenation into a subview,
     becomes a `linalg.copy`, so it runs as a parallel loop nest (a kernel)
     instead of the host's element-by-element `memrefCopy`. Copies between
-    whole buffers are left to `amp-buffers-to-managed-memory` (one
+    whole buffers are left to `amp-buffers-to-device-memory` (one
     `gpu.memcpy`).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];

@@ -9,7 +9,7 @@ namespace mlir::amp {
 
 /// Whether `copy` is between two whole buffers of the same static shape
 /// (identity layouts): one cuMemcpyAsync on the CUDA path
-/// (amp-buffers-to-managed-memory); any other copy is a loop nest there
+/// (amp-buffers-to-device-memory); any other copy is a loop nest there
 /// (amp-strided-copies-to-linalg).
 bool isWholeBufferCopy(memref::CopyOp copy);
 

@@ -1,4 +1,4 @@
-//===- device.cpp - context, stream, errors and managed memory ------------===//
+//===- device.cpp - context, stream, errors, memory and copies ------------===//
 
 #include "device.h"
 
@@ -117,12 +117,54 @@ BlockCache &blocks() {
 }
 } // namespace
 
-void *amprt::cuda::allocateDevice(uint64_t bytes) {
-  return blocks().allocate(bytes, /*managed=*/false);
+void *amprt::cuda::allocate(uint64_t bytes, bool managed) {
+  return blocks().allocate(bytes, managed);
 }
 
-extern "C" void *amprt_cuda_alloc(uint64_t bytes) {
-  return blocks().allocate(bytes, /*managed=*/true);
+void amprt::cuda::copyToDevice(void *device, const void *host,
+                               uint64_t bytes) {
+  check(cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(device), host, bytes,
+                          stream()),
+        "cuMemcpyHtoDAsync");
 }
 
-extern "C" void amprt_cuda_free(void *pointer) { blocks().release(pointer); }
+void amprt::cuda::copyToHost(void *host, const void *device, uint64_t bytes) {
+  check(cuMemcpyDtoHAsync(host, reinterpret_cast<CUdeviceptr>(device), bytes,
+                          stream()),
+        "cuMemcpyDtoHAsync");
+}
+
+void amprt::cuda::synchronize() {
+  check(cuStreamSynchronize(stream()), "cuStreamSynchronize");
+}
+
+extern "C" {
+void *amprt_cuda_alloc(uint64_t bytes) {
+  return allocate(bytes, /*managed=*/false);
+}
+
+void amprt_cuda_free(void *pointer) { blocks().release(pointer); }
+
+void *amprt_cuda_host_alloc(uint64_t bytes) {
+  makeContextCurrent();
+  void *pointer = nullptr;
+  check(cuMemAllocHost(&pointer, bytes ? bytes : 1), "cuMemAllocHost");
+  return pointer;
+}
+
+void amprt_cuda_host_free(void *pointer) {
+  if (pointer)
+    check(cuMemFreeHost(pointer), "cuMemFreeHost");
+}
+
+void amprt_cuda_copy_to_device(void *device, const void *host,
+                               uint64_t bytes) {
+  copyToDevice(device, host, bytes);
+}
+
+void amprt_cuda_copy_to_host(void *host, const void *device, uint64_t bytes) {
+  copyToHost(host, device, bytes);
+}
+
+void amprt_cuda_synchronize(void) { synchronize(); }
+} // extern "C"

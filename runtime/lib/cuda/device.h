@@ -22,9 +22,15 @@ CUstream stream();
 
 void setDefaultDevice(int device);
 
-/// Device memory (cuMemAlloc) from the block cache that amprt_cuda_alloc
-/// (managed memory) also uses; released with amprt_cuda_free.
-void *allocateDevice(uint64_t bytes);
+/// Device memory (cuMemAlloc), or managed memory (cuMemAllocManaged) when
+/// `managed`, from a cache of freed blocks; released with amprt_cuda_free.
+void *allocate(uint64_t bytes, bool managed);
+
+/// Copies queued on stream(): the host memory must stay as it is until
+/// synchronize().
+void copyToDevice(void *device, const void *host, uint64_t bytes);
+void copyToHost(void *host, const void *device, uint64_t bytes);
+void synchronize();
 
 } // namespace amprt::cuda
 

@@ -3,7 +3,7 @@
 // amp-contractions-to-runtime-calls{prefix=amp_rt_cuda} turns buffer
 // matmuls into calls of
 //   _mlir_ciface_amp_rt_cuda_[batch_]matmul[_overwrite]_{f32,f16,bf16}(A, B, C)
-// with fully dynamic strided memrefs in managed memory: C += A x B (beta 1),
+// with fully dynamic strided memrefs in device memory: C += A x B (beta 1),
 // or C = A x B for the _overwrite ones (beta 0: C is not read), with
 // f32 C and f32 accumulation (CUBLAS_COMPUTE_32F: no TF32, so the f32
 // path matches the CPU's sgemm up to summation order).
@@ -12,7 +12,7 @@
 // computes C^T = B^T A^T: a row-major matrix read column-major is its
 // transpose. An operand whose rows are not contiguous but whose columns
 // are is read transposed instead; any other layout is first gathered into
-// a dense copy (managed memory is host-readable once the stream is idle).
+// a dense copy, through the host (slow, and rare: neither contiguous).
 // The GEMM is queued on the stream and not waited for (the declaration
 // the compiler emits is marked amp.stream_ordered). Descriptors and the
 // algorithm are chosen once per shape, layout and operand alignment (a
@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -97,19 +98,55 @@ bool asTransposedOperand(const void *base, int64_t r, int64_t c, int64_t s0,
   return false;
 }
 
-/// A dense row-major copy of a strided batch x rows x cols tensor.
+/// How many elements from `base` a strided batch x rows x cols view reaches.
+int64_t spanOf(int64_t batch, int64_t rows, int64_t cols,
+               const int64_t *strides) {
+  return (batch - 1) * strides[0] + (rows - 1) * strides[1] +
+         (cols - 1) * strides[2] + 1;
+}
+
+/// `count` elements of device memory at `device`, once the stream is idle.
+template <typename T>
+std::vector<T> readDevice(const T *device, int64_t count) {
+  std::vector<T> host(count);
+  copyToHost(host.data(), device, sizeof(T) * count);
+  synchronize();
+  return host;
+}
+
+/// A dense row-major device copy of a strided batch x rows x cols tensor,
+/// gathered on the host (device memory is not host-readable): a rare
+/// layout, neither rows nor columns contiguous.
 template <typename T>
 T *gatherDense(const T *base, int64_t batch, int64_t rows, int64_t cols,
                const int64_t *strides) {
-  check(cuStreamSynchronize(stream()), "cuStreamSynchronize");
-  auto *dense =
-      static_cast<T *>(amprt_cuda_alloc(sizeof(T) * batch * rows * cols));
+  std::vector<T> span = readDevice(base, spanOf(batch, rows, cols, strides));
+  std::vector<T> dense(batch * rows * cols);
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < cols; ++j)
         dense[(b * rows + i) * cols + j] =
-            base[b * strides[0] + i * strides[1] + j * strides[2]];
-  return dense;
+            span[b * strides[0] + i * strides[1] + j * strides[2]];
+  auto *device = static_cast<T *>(amprt_cuda_alloc(sizeof(T) * dense.size()));
+  copyToDevice(device, dense.data(), sizeof(T) * dense.size());
+  synchronize(); // `dense` goes away
+  return device;
+}
+
+/// Writes dense row-major `dense` back into the strided view at `base`.
+template <typename T>
+void scatterDense(const T *dense, T *base, int64_t batch, int64_t rows,
+                  int64_t cols, const int64_t *strides) {
+  int64_t count = spanOf(batch, rows, cols, strides);
+  std::vector<T> span = readDevice(base, count);
+  std::vector<T> values = readDevice(dense, batch * rows * cols);
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        span[b * strides[0] + i * strides[1] + j * strides[2]] =
+            values[(b * rows + i) * cols + j];
+  copyToDevice(base, span.data(), sizeof(T) * count);
+  synchronize();
 }
 
 size_t elementBytes(cudaDataType type) { return type == CUDA_R_32F ? 4 : 2; }
@@ -297,15 +334,8 @@ void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
             "cublasLtMatmul");
   // The GEMM is queued, not waited for: the compiled step waits for its
   // stream before host code touches C (amp-async-gpu-work).
-  if (cDense) {
-    // C is scattered back by the host.
-    check(cuStreamSynchronize(stream()), "cuStreamSynchronize");
-    for (int64_t bi = 0; bi < batch; ++bi)
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          cBase[bi * c->strides[0] + i * c->strides[1] + j * c->strides[2]] =
-              cDense[(bi * m + i) * n + j];
-  }
+  if (cDense) // C is scattered back by the host
+    scatterDense(cDense, cBase, batch, m, n, c->strides);
   amprt_cuda_free(aDense);
   amprt_cuda_free(bDense);
   amprt_cuda_free(cDense);

@@ -107,7 +107,7 @@ void mgpuStreamWaitEvent(void *s, void *event) {
 }
 
 void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool hostShared) {
-  return hostShared ? amprt_cuda_alloc(bytes) : allocateDevice(bytes);
+  return allocate(bytes, /*managed=*/hostShared);
 }
 
 void mgpuMemFree(void *pointer, void * /*stream*/) { amprt_cuda_free(pointer); }
