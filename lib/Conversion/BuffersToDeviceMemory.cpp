@@ -97,6 +97,16 @@ static void replaceGlobal(memref::GetGlobalOp global) {
       }
 }
 
+/// Whether `global` is only copied whole into buffers (as
+/// amp-plan-step-memory does into the workspace): those copies read the
+/// host's constant directly.
+static bool onlyCopiedFrom(memref::GetGlobalOp global) {
+  return llvm::all_of(global->getUses(), [](OpOperand &use) {
+    auto copy = dyn_cast<memref::CopyOp>(use.getOwner());
+    return copy && use.get() == copy.getSource() && isWholeBufferCopy(copy);
+  });
+}
+
 /// A copy between two whole buffers runs on the GPU (cuMemcpyAsync).
 static void replaceCopy(memref::CopyOp copy) {
   if (!isWholeBufferCopy(copy))
@@ -140,7 +150,8 @@ struct BuffersToDeviceMemoryPass
         allocs.push_back(alloc);
       else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
         deallocs.push_back(dealloc);
-      else if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+      else if (auto global = dyn_cast<memref::GetGlobalOp>(op);
+               global && !onlyCopiedFrom(global))
         globals.push_back(global);
       else if (isa<memref::AllocaOp>(op)) {
         op->emitError("amp-buffers-to-device-memory: a host stack buffer "

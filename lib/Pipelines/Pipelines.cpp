@@ -201,6 +201,8 @@ void mlir::amp::addGPUMappingPasses(OpPassManager &funcPm) {
 static void addCUDAToLLVMPasses(OpPassManager &pm,
                                 const AMPLowerToCUDAOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
+  // The step's static buffers in one workspace the runtime allocates once.
+  pm.addPass(createPlanStepMemoryPass());
   pm.addPass(createBuffersToDeviceMemoryPass());
   AsyncGPUWorkPassOptions async;
   async.waitBeforeReturn = options.waitBeforeReturn;

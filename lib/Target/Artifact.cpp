@@ -109,6 +109,8 @@ struct FunctionInfo {
   SmallVector<TensorInfo> results;
   float initialScale = 0.0f;
   int64_t initialHysteresis = 0;
+  // amp-plan-step-memory's workspace (a trailing i8 buffer), 0 if none.
+  int64_t workspaceBytes = 0;
 };
 } // namespace
 
@@ -256,6 +258,8 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
       ranks.insert(t.shape.size());
     for (const TensorInfo &t : f.results)
       ranks.insert(t.shape.size());
+    if (f.workspaceBytes)
+      ranks.insert(1);
   }
   for (int64_t rank : ranks) {
     os << "typedef struct { void *allocated; void *aligned; int64_t offset;";
@@ -270,6 +274,10 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
       all.push_back(&t);
     for (const TensorInfo &t : f.results)
       all.push_back(&t);
+    TensorInfo workspace;
+    workspace.shape = {f.workspaceBytes};
+    if (f.workspaceBytes)
+      all.push_back(&workspace);
     os << "extern void _mlir_ciface_" << f.name << "(";
     for (auto [i, t] : llvm::enumerate(all))
       os << (i ? ", " : "") << "desc" << t->shape.size() << " *";
@@ -330,7 +338,7 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
     os << "  {\"" << f.name << "\", " << f.args.size() << ", args_" << f.name
        << ", " << f.results.size() << ", results_" << f.name << ", "
        << llvm::format("%.9e", f.initialScale) << "f, " << f.initialHysteresis
-       << ", call_" << f.name << "},\n";
+       << ", call_" << f.name << ", " << f.workspaceBytes << "ULL},\n";
   os << "};\n\n";
   os << "int32_t amp_artifact_abi_version(void) { return "
         "AMP_ARTIFACT_ABI_VERSION; }\n";
@@ -354,7 +362,15 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
           "uint64_t bytes) { amprt_cuda_copy_to_host(host, device, bytes); "
           "}\n"
        << "void amp_artifact_synchronize(void) { amprt_cuda_synchronize(); "
-          "}\n";
+          "}\n"
+       << "int32_t amp_artifact_capture_begin(void) { return "
+          "amprt_cuda_capture_begin(); }\n"
+       << "void *amp_artifact_capture_end(void) { return "
+          "amprt_cuda_capture_end(); }\n"
+       << "void amp_artifact_graph_launch(void *graph) { "
+          "amprt_cuda_graph_launch(graph); }\n"
+       << "void amp_artifact_graph_destroy(void *graph) { "
+          "amprt_cuda_graph_destroy(graph); }\n";
   return text;
 }
 
@@ -468,6 +484,11 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
   }
   if (failed(pm.run(module)))
     return module.emitError("amp-compile: lowering to LLVM failed");
+  for (FunctionInfo &f : *functions)
+    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(f.name))
+      if (auto bytes = func->getAttrOfType<IntegerAttr>(
+              AMPDialect::kWorkspaceBytesAttrName))
+        f.workspaceBytes = bytes.getInt();
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

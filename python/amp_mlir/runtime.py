@@ -41,7 +41,8 @@ class _Function(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("num_args", ctypes.c_int32),
                 ("args", ctypes.POINTER(_Tensor)), ("num_results", ctypes.c_int32),
                 ("results", ctypes.POINTER(_Tensor)), ("initial_scale", ctypes.c_float),
-                ("initial_hysteresis", ctypes.c_int32), ("call", ctypes.c_void_p)]
+                ("initial_hysteresis", ctypes.c_int32), ("call", ctypes.c_void_p),
+                ("workspace_bytes", ctypes.c_uint64)]
 
 
 def _library():

@@ -85,10 +85,16 @@ typedef struct amp_function_info {
   int32_t initial_hysteresis;
   /* Runs the function: `buffers` holds num_args input buffers, then
    * num_results output buffers, each dense and row-major with the shape
-   * and dtype above. Inputs are only read. Output buffers must not overlap
+   * and dtype above, then, when workspace_bytes > 0, a workspace of that
+   * many bytes. Inputs are only read. Output buffers must not overlap
    * input buffers: a result may be written before the last read of an
    * input. Returns 0. */
   int32_t (*call)(void **buffers);
+  /* The bytes of device memory the function uses for its intermediates
+   * (amp-plan-step-memory), which the caller allocates once and passes
+   * to every call, 256-byte aligned; its contents between calls do not
+   * matter. 0 for host artifacts. Version 4 added it. */
+  uint64_t workspace_bytes;
 } amp_function_info;
 
 /* Exported by every artifact. */
@@ -114,6 +120,17 @@ void amp_artifact_copy_to_device(void *device, const void *host,
                                  uint64_t bytes);
 void amp_artifact_copy_to_host(void *host, const void *device, uint64_t bytes);
 void amp_artifact_synchronize(void);
+
+/* Also exported by a device artifact (version 4): CUDA graphs. Between
+ * capture_begin (0, or nonzero when no capture can start) and capture_end,
+ * what `call` queues is recorded instead of run; capture_end returns a
+ * graph that graph_launch queues as a whole (the same work on the same
+ * buffers), or NULL when the work cannot be captured (then none of it ran:
+ * call again without capturing). */
+int32_t amp_artifact_capture_begin(void);
+void *amp_artifact_capture_end(void);
+void amp_artifact_graph_launch(void *graph);
+void amp_artifact_graph_destroy(void *graph);
 
 #ifdef __cplusplus
 }

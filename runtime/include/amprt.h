@@ -100,7 +100,8 @@ const amp_function_info *amprt_session_step_info(const amprt_session *session);
  * argument order. For a device artifact the step is one copy of the batch
  * in (through pinned memory), the call, one copy of the loss, overflow flag
  * and loss-scaler state out, and one wait; the params and state stay on
- * the device. Returns 0. */
+ * the device, and from the second step on the call is a CUDA graph
+ * replayed (unless AMPRT_CUDA_GRAPHS is off or 0). Returns 0. */
 int amprt_session_step(amprt_session *session, const void *const *data);
 
 /* Counts a step the caller skipped without running it (a batch with

@@ -42,6 +42,20 @@ void amprt_cuda_copy_to_host(void *host, const void *device, uint64_t bytes);
 /* Waits for everything queued. */
 void amprt_cuda_synchronize(void);
 
+/* CUDA graphs: between amprt_cuda_capture_begin (0, or -1 when no capture
+ * can start) and amprt_cuda_capture_end, work on the stream is recorded,
+ * not run; the end gives a graph that amprt_cuda_graph_launch queues, or
+ * NULL when something in the capture failed (then nothing of it ran: run
+ * the work again without capturing). Buffers allocated during a capture
+ * stay the graphs' (their addresses are in the graph); host memory copied
+ * to the device during a capture is copied as it was then (the step's
+ * constants). */
+typedef struct amprt_cuda_graph amprt_cuda_graph;
+int amprt_cuda_capture_begin(void);
+amprt_cuda_graph *amprt_cuda_capture_end(void);
+void amprt_cuda_graph_launch(amprt_cuda_graph *graph);
+void amprt_cuda_graph_destroy(amprt_cuda_graph *graph);
+
 #ifdef __cplusplus
 }
 #endif

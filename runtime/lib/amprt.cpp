@@ -40,6 +40,11 @@ struct amprt_artifact {
   void (*copyToDevice)(void *, const void *, uint64_t) = nullptr;
   void (*copyToHost)(void *, const void *, uint64_t) = nullptr;
   void (*synchronize)() = nullptr;
+  // CUDA graphs (all four or none; device artifacts only).
+  int32_t (*captureBegin)() = nullptr;
+  void *(*captureEnd)() = nullptr;
+  void (*graphLaunch)(void *) = nullptr;
+  void (*graphDestroy)(void *) = nullptr;
 };
 
 namespace {
@@ -534,6 +539,27 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
       dlsym(handle, "amp_artifact_copy_to_host"));
   device.synchronize =
       reinterpret_cast<void (*)()>(dlsym(handle, "amp_artifact_synchronize"));
+  device.captureBegin = reinterpret_cast<int32_t (*)()>(
+      dlsym(handle, "amp_artifact_capture_begin"));
+  device.captureEnd =
+      reinterpret_cast<void *(*)()>(dlsym(handle, "amp_artifact_capture_end"));
+  device.graphLaunch = reinterpret_cast<void (*)(void *)>(
+      dlsym(handle, "amp_artifact_graph_launch"));
+  device.graphDestroy = reinterpret_cast<void (*)(void *)>(
+      dlsym(handle, "amp_artifact_graph_destroy"));
+  bool anyGraph = device.captureBegin || device.captureEnd ||
+                  device.graphLaunch || device.graphDestroy;
+  bool allGraph = device.captureBegin && device.captureEnd &&
+                  device.graphLaunch && device.graphDestroy;
+  if ((anyGraph && !allGraph) || (anyGraph && !device.alloc)) {
+    report(error, error_size,
+           "artifact '%s' exports only some of the graph entry points "
+           "(amp_artifact_capture_begin, _capture_end, _graph_launch, "
+           "_graph_destroy, with the device ones)",
+           path);
+    dlclose(handle);
+    return nullptr;
+  }
   bool any = device.alloc || device.free || device.hostAlloc ||
              device.hostFree || device.copyToDevice || device.copyToHost ||
              device.synchronize;
@@ -563,6 +589,16 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
                                      : function.results[i - function.num_args];
       ok = t.name && t.rank >= 0 && (t.rank == 0 || t.shape);
     }
+    if (ok && function.workspace_bytes && !device.alloc) {
+      report(error, error_size,
+             "artifact '%s': function '%s' asks for a %llu-byte workspace, "
+             "which only a device artifact (one that exports "
+             "amp_artifact_alloc) can have",
+             path, function.name,
+             static_cast<unsigned long long>(function.workspace_bytes));
+      dlclose(handle);
+      return nullptr;
+    }
     if (!ok) {
       report(error, error_size,
              "artifact '%s' has a malformed function table (entry %d)", path,
@@ -582,6 +618,10 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
   artifact->copyToDevice = device.copyToDevice;
   artifact->copyToHost = device.copyToHost;
   artifact->synchronize = device.synchronize;
+  artifact->captureBegin = device.captureBegin;
+  artifact->captureEnd = device.captureEnd;
+  artifact->graphLaunch = device.graphLaunch;
+  artifact->graphDestroy = device.graphDestroy;
   return artifact;
 }
 
@@ -627,6 +667,8 @@ int amprt_call(const amprt_artifact *artifact,
   int32_t count = function->num_args + function->num_results;
   DeviceBlocks blocks(artifact);
   std::vector<void *> pointers(count);
+  if (function->workspace_bytes)
+    pointers.push_back(blocks.allocate(function->workspace_bytes));
   std::vector<size_t> sizes(count);
   for (int32_t i = 0; i < count; ++i) {
     sizes[i] = byteSize(i < function->num_args
@@ -656,6 +698,13 @@ const amp_function_info *amprt_training_step(const amprt_artifact *artifact) {
 } // extern "C"
 
 namespace {
+/// CUDA graph replay is on unless AMPRT_CUDA_GRAPHS is 0 or off.
+bool graphsWanted() {
+  const char *value = std::getenv("AMPRT_CUDA_GRAPHS");
+  return !value ||
+         (std::strcmp(value, "0") != 0 && std::strcmp(value, "off") != 0);
+}
+
 /// Whether `tensor` of `step` is read back after every step: the loss, the
 /// overflow flag and the loss scaler's state (and its updates).
 bool readBackEachStep(const amp_function_info &step,
@@ -683,9 +732,27 @@ bool readBackEachStep(const amp_function_info &step,
 /// of the loss, overflow flag and scaler state out (packed too), and one
 /// wait.
 struct DeviceState {
-  explicit DeviceState(const amprt_artifact *artifact) : blocks(artifact) {}
+  explicit DeviceState(const amprt_artifact *artifact)
+      : artifact(artifact), blocks(artifact) {}
+  DeviceState(const DeviceState &) = delete;
+  DeviceState &operator=(const DeviceState &) = delete;
+  ~DeviceState() {
+    // Before the blocks they replay on are freed.
+    for (auto &entry : graphs)
+      artifact->graphDestroy(entry.second);
+  }
 
+  /// How many graphs a session keeps: one per set of buffers a step is
+  /// called with, which alternate between two (updates swap with params).
+  static constexpr size_t kMaxGraphs = 4;
+
+  const amprt_artifact *artifact;
   DeviceBlocks blocks;
+  // The step's graphs, by the buffers they were captured with; captured
+  // from the second call on (the first warms the runtime's caches).
+  std::vector<std::pair<std::vector<void *>, void *>> graphs;
+  bool graphsEnabled = false;
+  int64_t calls = 0;
   std::vector<void *> args, results;
   // Per argument: the host mirror holds the device's bytes / the caller
   // was handed the mirror and may have written it.
@@ -695,6 +762,7 @@ struct DeviceState {
   std::vector<size_t> batchOffsets; // per argument (data only)
   unsigned char *readBackDevice = nullptr, *readBackPinned = nullptr;
   size_t readBackBytes = 0;
+  unsigned char *workspace = nullptr; // amp_function_info.workspace_bytes
 
   /// Where the pinned copy of device `pointer` is, if it is read back.
   unsigned char *readBack(const void *pointer) const {
@@ -802,6 +870,9 @@ struct amprt_session {
       (i < step->num_args ? d.args[i] : d.results[i - step->num_args]) =
           pointer;
     }
+    if (step->workspace_bytes)
+      d.workspace = d.blocks.allocate(step->workspace_bytes);
+    d.graphsEnabled = artifact->captureBegin && graphsWanted();
     d.mirrorCurrent.assign(step->num_args, 1);
     d.handedOut.assign(step->num_args, 0);
     for (int32_t i = 0; i < step->num_args; ++i)
@@ -858,9 +929,11 @@ struct amprt_session {
     }
     for (int32_t r = 0; r < step->num_results; ++r)
       buffers[step->num_args + r] = d.results[r];
+    if (d.workspace)
+      buffers.back() = d.workspace;
     if (d.batchBytes)
       artifact->copyToDevice(d.batchDevice, d.batchPinned, d.batchBytes);
-    step->call(buffers.data());
+    launchOnDevice();
     if (d.readBackBytes)
       artifact->copyToHost(d.readBackPinned, d.readBackDevice,
                            d.readBackBytes);
@@ -884,6 +957,32 @@ struct amprt_session {
           d.mirrorCurrent[target] = 0;
       }
     }
+  }
+
+  /// Queues the call: replayed from the graph captured for these buffers
+  /// when there is one, captured first when there is not; the call itself
+  /// on the first step, without graphs, or when the step cannot be
+  /// captured.
+  void launchOnDevice() {
+    DeviceState &d = *device;
+    if (d.graphsEnabled && d.calls++ > 0) {
+      for (auto &[key, graph] : d.graphs)
+        if (key == buffers) {
+          artifact->graphLaunch(graph);
+          return;
+        }
+      if (d.graphs.size() < DeviceState::kMaxGraphs &&
+          artifact->captureBegin() == 0) {
+        step->call(buffers.data()); // recorded, not run
+        if (void *graph = artifact->captureEnd()) {
+          d.graphs.emplace_back(buffers, graph);
+          artifact->graphLaunch(graph);
+          return;
+        }
+        d.graphsEnabled = false; // nothing of it ran: run it directly
+      }
+    }
+    step->call(buffers.data());
   }
 
   void runOnHost(const void *const *data) {
@@ -934,7 +1033,9 @@ amprt_session *amprt_session_create(const amprt_artifact *artifact,
   session->artifact = artifact;
   session->step = step;
   session->args.resize(step->num_args);
-  session->buffers.assign(step->num_args + step->num_results, nullptr);
+  session->buffers.assign(step->num_args + step->num_results +
+                              (step->workspace_bytes ? 1 : 0),
+                          nullptr);
   session->initialize(seed);
   if (artifact->alloc) {
     session->createDeviceBuffers();

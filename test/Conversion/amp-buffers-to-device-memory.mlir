@@ -79,6 +79,22 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A constant only copied whole into a buffer (amp-plan-step-memory's
+// workspace slots) is copied straight from the host's data: no second
+// device copy.
+// CHECK-LABEL: func.func @copied_constant
+// CHECK: %[[G:.*]] = memref.get_global @copied : memref<4xi32>
+// CHECK-NEXT: gpu.memcpy %{{.*}}, %[[G]] : memref<4xi32>, memref<4xi32>
+// CHECK-NOT: gpu.alloc
+memref.global "private" constant @copied : memref<4xi32> = dense<[0, 1, 2, 3]>
+func.func @copied_constant(%slot: memref<4xi32>) {
+  %g = memref.get_global @copied : memref<4xi32>
+  memref.copy %g, %slot : memref<4xi32> to memref<4xi32>
+  return
+}
+
+// -----
+
 func.func @stack() {
   // expected-error @+1 {{amp-buffers-to-device-memory: a host stack buffer (memref.alloca) cannot be reached from CUDA kernels}}
   %a = memref.alloca() : memref<4xf32>

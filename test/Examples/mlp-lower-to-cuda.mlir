@@ -6,26 +6,26 @@
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=KERNELS
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=LAUNCHES
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=SYNCS
-// RUN: amp-opt %t.mlir --amp-lower-to-cuda | FileCheck %s --check-prefix=MEMORY
 // RUN: amp-opt %t.mlir --amp-lower-to-cuda=wait-before-return=false | FileCheck %s --check-prefix=NOWAIT
 
 // Host code: the five matmuls of the step (two forward, three backward)
 // are cuBLASLt calls (plain GEMMs: their batch of 1 is dropped; each
-// overwrites its output, beta 0, instead of a zero-fill kernel before it), every buffer is device memory (mgpuMemAlloc with
-// hostShared = 0, never 1; no malloc), the loop nests are kernel launches.
+// overwrites its output, beta 0, instead of a zero-fill kernel before it),
+// the loop nests are kernel launches, and no buffer is allocated or freed:
+// every intermediate is a view of the workspace (amp-plan-step-memory),
+// the last argument, whose planned size the function carries.
 // CHECK-LABEL: llvm.func @train_step(
-// CHECK: %[[DEVICE:.*]] = llvm.mlir.constant(0 : i8) : i8
-// CHECK: llvm.call @mgpuMemAlloc(%{{.*}}, %{{.*}}, %[[DEVICE]])
+// CHECK-SAME: amp.workspace_bytes = {{[1-9][0-9]*}} : i64
+// CHECK-NOT: llvm.call @mgpuMemAlloc
+// CHECK-NOT: llvm.call @mgpuMemFree
 // CHECK-NOT: llvm.call @malloc
 // CHECK: gpu.launch_func
 // CHECK-COUNT-5: llvm.call @amp_rt_cuda_matmul_overwrite_f16(
 // CHECK-NOT: llvm.call @amp_rt_cuda_{{(batch_)?}}matmul
+// CHECK-NOT: llvm.call @mgpuMemAlloc
+// CHECK-NOT: llvm.call @mgpuMemFree
 // CHECK-NOT: llvm.call @malloc
 // CHECK-LABEL: llvm.func @predict(
-// Every allocation in device memory: the host-shared flag is never 1.
-// MEMORY-LABEL: llvm.func @train_step(
-// MEMORY-NOT: llvm.mlir.constant(1 : i8)
-// MEMORY-LABEL: llvm.func @predict(
 
 // Every outlined loop nest is an sm_90 fatbin (magic 0xBA55ED50).
 // KERNELS: gpu.binary @train_step_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{{.*}}}, "P\EDU\BA

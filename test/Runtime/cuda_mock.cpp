@@ -22,7 +22,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 #include <mutex>
 #include <vector>
 
@@ -40,6 +42,7 @@ struct Allocation {
 };
 
 std::mutex memoryMutex;
+std::set<const void *> pinnedBlocks; // cuMemAllocHost
 std::map<uintptr_t, Allocation> allocations; // by device address
 std::vector<uintptr_t> openedPages;          // host-touched this step
 amprt_mock_counts counts;
@@ -130,7 +133,35 @@ CUresult allocate(CUdeviceptr *pointer, size_t bytes) {
 }
 
 int modules = 0;
+
+/// A stream capture: the work recorded instead of run. Graphs replay it.
+struct MockGraph {
+  std::vector<std::function<void()>> work;
+  bool invalid = false; // something not capturable was asked
+};
+MockGraph *recording = nullptr;
+
+bool isPinned(const void *pointer) {
+  std::lock_guard<std::mutex> lock(memoryMutex);
+  return pinnedBlocks.count(pointer) != 0;
+}
+
+/// Runs `work` now, or records it while the stream is captured.
+CUresult runOrRecord(std::function<void()> work) {
+  if (recording)
+    recording->work.push_back(std::move(work));
+  else
+    work();
+  return CUDA_SUCCESS;
+}
 } // namespace
+
+bool amprt_mock_record(std::function<void()> work) {
+  if (!recording)
+    return false;
+  recording->work.push_back(std::move(work));
+  return true;
+}
 
 void amprt_mock_begin_step() {
   std::lock_guard<std::mutex> lock(memoryMutex);
@@ -161,6 +192,10 @@ CUresult cuStreamCreate(CUstream *stream, unsigned) {
   return CUDA_SUCCESS;
 }
 CUresult cuStreamSynchronize(CUstream) {
+  if (recording) { // as CUDA: not in a capture, which it invalidates
+    recording->invalid = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  }
   ++counts.syncs;
   return CUDA_SUCCESS;
 }
@@ -197,7 +232,9 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *) {
 CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
                         unsigned, unsigned, unsigned, CUstream, void **,
                         void **) {
-  ++counts.launches;
+  // Recorded into a graph, a kernel is not counted again when replayed.
+  if (!amprt_mock_record([] {}))
+    ++counts.launches;
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *event, unsigned) {
@@ -216,10 +253,17 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
   void *to = reinterpret_cast<void *>(dst);
   const void *from = reinterpret_cast<const void *>(src);
   bool toDevice = isDevice(to), fromDevice = isDevice(from);
-  counts.h2d += toDevice && !fromDevice;
-  counts.d2h += fromDevice && !toDevice;
-  std::memmove(shadow(to), shadow(from), bytes);
-  return CUDA_SUCCESS;
+  // As CUDA: a graph cannot copy from or to pageable host memory.
+  if (recording && ((!toDevice && !isPinned(to)) ||
+                    (!fromDevice && !isPinned(from)))) {
+    recording->invalid = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  }
+  return runOrRecord([=] {
+    counts.h2d += toDevice && !fromDevice;
+    counts.d2h += fromDevice && !toDevice;
+    std::memmove(shadow(to), shadow(from), bytes);
+  });
 }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes,
                            CUstream) {
@@ -228,28 +272,36 @@ CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes,
   void *to = reinterpret_cast<void *>(dst);
   if (isDevice(src))
     return CUDA_ERROR_INVALID_VALUE;
-  ++counts.h2d;
-  std::memmove(shadow(to), src, bytes);
-  return CUDA_SUCCESS;
+  return runOrRecord([=] {
+    ++counts.h2d;
+    std::memmove(shadow(to), src, bytes);
+  });
 }
 CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes,
                            CUstream) {
   const void *from = reinterpret_cast<const void *>(src);
   if (isDevice(dst))
     return CUDA_ERROR_INVALID_VALUE;
-  ++counts.d2h;
-  std::memmove(dst, shadow(from), bytes);
-  return CUDA_SUCCESS;
+  return runOrRecord([=] {
+    ++counts.d2h;
+    std::memmove(dst, shadow(from), bytes);
+  });
 }
 // Pinned host memory is host memory: the host may touch it.
 CUresult cuMemAllocHost(void **pointer, size_t bytes) {
   *pointer = std::malloc(bytes);
   if (!*pointer)
     return CUDA_ERROR_OUT_OF_MEMORY;
+  std::lock_guard<std::mutex> lock(memoryMutex);
+  pinnedBlocks.insert(*pointer);
   ++counts.allocs;
   return CUDA_SUCCESS;
 }
 CUresult cuMemFreeHost(void *pointer) {
+  {
+    std::lock_guard<std::mutex> lock(memoryMutex);
+    pinnedBlocks.erase(pointer);
+  }
   std::free(pointer);
   ++counts.frees;
   return CUDA_SUCCESS;
@@ -257,14 +309,66 @@ CUresult cuMemFreeHost(void *pointer) {
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
                           CUstream) {
   auto *words = static_cast<uint32_t *>(shadow(reinterpret_cast<void *>(dst)));
-  std::fill(words, words + count, value);
-  return CUDA_SUCCESS;
+  return runOrRecord([=] { std::fill(words, words + count, value); });
 }
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
                           CUstream) {
   auto *halves =
       static_cast<uint16_t *>(shadow(reinterpret_cast<void *>(dst)));
-  std::fill(halves, halves + count, value);
+  return runOrRecord([=] { std::fill(halves, halves + count, value); });
+}
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
+                               CUdeviceptr pointer) {
+  auto *address = reinterpret_cast<const void *>(pointer);
+  if (attribute != CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (isDevice(address))
+    *static_cast<unsigned *>(data) = CU_MEMORYTYPE_DEVICE;
+  else if (isPinned(address))
+    *static_cast<unsigned *>(data) = CU_MEMORYTYPE_HOST;
+  else // pageable memory is unknown to the driver
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+// Stream capture and graphs: a graph is the work recorded, replayed in
+// order by cuGraphLaunch (kernels and GEMMs are not counted again; copies
+// are, as they move data each time).
+CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode) {
+  if (recording)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  recording = new MockGraph;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamEndCapture(CUstream, CUgraph *graph) {
+  MockGraph *recorded = recording;
+  recording = nullptr;
+  if (!recorded)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  if (recorded->invalid) {
+    delete recorded;
+    *graph = nullptr;
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  }
+  *graph = reinterpret_cast<CUgraph>(recorded);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphInstantiate(CUgraphExec *exec, CUgraph graph,
+                            unsigned long long) {
+  *exec = reinterpret_cast<CUgraphExec>(graph);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream) {
+  if (recording)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  ++counts.graphLaunches;
+  for (const auto &work : reinterpret_cast<MockGraph *>(exec)->work)
+    work();
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphExecDestroy(CUgraphExec) { return CUDA_SUCCESS; }
+CUresult cuGraphDestroy(CUgraph graph) {
+  delete reinterpret_cast<MockGraph *>(graph);
   return CUDA_SUCCESS;
 }
 CUresult cuGetErrorName(CUresult, const char **name) {

@@ -11,6 +11,7 @@
 #define AMPRT_TEST_CUDA_MOCK_H
 
 #include <cstdint>
+#include <functional>
 
 struct amprt_mock_counts {
   int64_t launches = 0;      // cuLaunchKernel
@@ -34,5 +35,8 @@ amprt_mock_counts amprt_mock_step_counts();
 /// address as it is).
 amprt_mock_counts &amprt_mock_counters();
 void *amprt_mock_shadow(const void *pointer);
+/// While a stream is captured: records `work` for the graph's replays and
+/// returns true; otherwise false (run it now).
+bool amprt_mock_record(std::function<void()> work);
 
 #endif // AMPRT_TEST_CUDA_MOCK_H

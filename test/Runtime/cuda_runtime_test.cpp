@@ -274,6 +274,73 @@ void overwrite() {
          "batched f16 overwrite ignores NaN in C");
 }
 
+void graphs() {
+  // C = A x B captured once, then replayed on new values of A: a graph
+  // records the work on its buffers, not their values at capture time.
+  auto *a = static_cast<float *>(amprt_cuda_alloc(4 * 15));
+  auto *b = static_cast<float *>(amprt_cuda_alloc(4 * 20));
+  auto *c = static_cast<float *>(amprt_cuda_alloc(4 * 12));
+  std::vector<float> aHost = filled<float>(15, keep, 1);
+  std::vector<float> bHost = filled<float>(20, keep, 2);
+  amprt_cuda_copy_to_device(a, aHost.data(), 4 * 15);
+  amprt_cuda_copy_to_device(b, bHost.data(), 4 * 20);
+  amprt_cuda_synchronize();
+  StridedMemRef<float, 2> av{a, a, 0, {3, 5}, {5, 1}};
+  StridedMemRef<float, 2> bv{b, b, 0, {5, 4}, {4, 1}};
+  StridedMemRef<float, 2> cv{c, c, 0, {3, 4}, {4, 1}};
+
+  amprt_mock_begin_step();
+  bool began = amprt_cuda_capture_begin() == 0;
+  // A step's temporary, allocated and freed inside the capture.
+  void *temporary = amprt_cuda_alloc(256);
+  amprt_cuda_free(temporary);
+  _mlir_ciface_amp_rt_cuda_matmul_overwrite_f32(&av, &bv, &cv);
+  amprt_cuda_graph *graph = amprt_cuda_capture_end();
+  bool nothingRan = amprt_mock_step_counts().gemms == 0;
+
+  aHost = filled<float>(15, keep, 7); // new values, same buffer
+  amprt_cuda_copy_to_device(a, aHost.data(), 4 * 15);
+  amprt_cuda_graph_launch(graph);
+  std::vector<float> cHost(12, std::nanf(""));
+  amprt_cuda_copy_to_host(cHost.data(), c, 4 * 12);
+  amprt_cuda_synchronize();
+  std::vector<float> zeros(12, 0.0f);
+  auto aRef = view<float, 2>(aHost, 0, {3, 5}, {5, 1});
+  auto bRef = view<float, 2>(bHost, 0, {5, 4}, {4, 1});
+  auto before = view<float, 2>(zeros, 0, {3, 4}, {4, 1});
+  auto after = view<float, 2>(cHost, 0, {3, 4}, {4, 1});
+  amprt_mock_counts counts = amprt_mock_step_counts();
+  expect(began && graph && nothingRan &&
+             matches(aRef, bRef, before, after, same) &&
+             counts.graphLaunches == 1 && counts.gemms == 0,
+         "graph: captured without running, replayed on the buffers' new "
+         "values");
+  // The temporary's address is in the graph: an allocation outside a
+  // capture gets another block, one inside a capture may share it.
+  void *outside = amprt_cuda_alloc(256);
+  expect(outside != temporary,
+         "graph: its blocks are not handed out outside captures");
+  amprt_cuda_free(outside);
+
+  // A capture that waits for the stream fails without aborting, and
+  // nothing of it ran.
+  amprt_mock_begin_step();
+  bool beganAgain = amprt_cuda_capture_begin() == 0;
+  _mlir_ciface_amp_rt_cuda_matmul_overwrite_f32(&av, &bv, &cv);
+  amprt_cuda_synchronize();
+  amprt_cuda_graph *failed = amprt_cuda_capture_end();
+  bool ranNothing = amprt_mock_step_counts().gemms == 0;
+  bool beganNext = amprt_cuda_capture_begin() == 0;
+  amprt_cuda_graph *next = amprt_cuda_capture_end();
+  expect(beganAgain && !failed && ranNothing && beganNext && next,
+         "graph: a capture that waits gives no graph, and the next works");
+  amprt_cuda_graph_destroy(next);
+  amprt_cuda_graph_destroy(graph);
+  amprt_cuda_free(a);
+  amprt_cuda_free(b);
+  amprt_cuda_free(c);
+}
+
 int main() {
   f32Layouts();
   overwrite();
@@ -281,5 +348,6 @@ int main() {
   plans();
   modules();
   deviceMemory();
+  graphs();
   return failures ? 1 : 0;
 }

@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -64,16 +66,29 @@ namespace {
 /// stream, so a block freed and handed out again is used after the work
 /// that used it before (stream order): no synchronization on free. Host
 /// code that touches a buffer must have waited for the stream anyway.
+///
+/// A captured step (a CUDA graph) keeps the addresses of the blocks it used
+/// and reuses them on every replay, long after the host code freed them:
+/// blocks handed out during a capture belong to the graphs from then on
+/// and are handed out again only to captures (graphs replay one after the
+/// other on the one stream, so they may share them), until no graph is
+/// left.
 class BlockCache {
 public:
   void *allocate(uint64_t bytes, bool managed) {
     {
       std::lock_guard<std::mutex> lock(mutex);
-      auto it = free.find({bytes, managed});
-      if (it != free.end() && !it->second.empty()) {
-        void *block = it->second.back();
-        it->second.pop_back();
-        return block;
+      Key key{bytes, managed};
+      for (auto *pool : capturing ? std::vector<Pool *>{&graphFree, &free}
+                                  : std::vector<Pool *>{&free}) {
+        auto it = pool->find(key);
+        if (it != pool->end() && !it->second.empty()) {
+          void *block = it->second.back();
+          it->second.pop_back();
+          if (capturing)
+            graphOwned.insert(block);
+          return block;
+        }
       }
     }
     makeContextCurrent();
@@ -88,6 +103,8 @@ public:
     void *block = reinterpret_cast<void *>(pointer);
     std::lock_guard<std::mutex> lock(mutex);
     sizes[block] = {bytes, managed};
+    if (capturing)
+      graphOwned.insert(block);
     return block;
   }
 
@@ -101,21 +118,86 @@ public:
                            "allocate\n", block);
       std::abort();
     }
-    free[it->second].push_back(block);
+    (graphOwned.count(block) ? graphFree : free)[it->second].push_back(block);
+  }
+
+  void setCapturing(bool on) {
+    std::lock_guard<std::mutex> lock(mutex);
+    capturing = on;
+  }
+
+  /// One more graph holds blocks / one less; with none left, the graphs'
+  /// free blocks go back to everyone.
+  void retainGraph() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++graphs;
+  }
+  void releaseGraph() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (--graphs > 0 || capturing)
+      return;
+    for (auto &[key, list] : graphFree) {
+      for (void *block : list)
+        graphOwned.erase(block);
+      free[key].insert(free[key].end(), list.begin(), list.end());
+    }
+    graphFree.clear();
   }
 
 private:
   using Key = std::pair<uint64_t, bool>; // bytes, managed
+  using Pool = std::map<Key, std::vector<void *>>;
   std::mutex mutex;
-  std::map<Key, std::vector<void *>> free;
+  Pool free, graphFree;
   std::unordered_map<void *, Key> sizes;
+  std::unordered_set<void *> graphOwned;
+  bool capturing = false;
+  int graphs = 0;
 };
 
 BlockCache &blocks() {
   static BlockCache *cache = new BlockCache; // outlives static destructors
   return *cache;
 }
+
+/// The capture in progress: whether one is, and whether a call in it
+/// failed (the capture is then thrown away and the step runs eagerly).
+struct Capture {
+  bool active = false;
+  bool failed = false;
+  // Pinned snapshots of the host memory copied from during the capture
+  // (a step's constants): a graph cannot copy from pageable memory.
+  std::vector<void *> snapshots;
+};
+Capture capture;
 } // namespace
+
+struct amprt_cuda_graph {
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  std::vector<void *> snapshots;
+};
+
+bool amprt::cuda::capturing() { return capture.active; }
+
+bool amprt::cuda::checkCaptured(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return true;
+  if (!capture.active)
+    check(result, what);
+  capture.failed = true;
+  return false;
+}
+
+const void *amprt::cuda::snapshotForCapture(const void *host, size_t bytes) {
+  void *pinned = nullptr;
+  if (!checkCaptured(cuMemAllocHost(&pinned, bytes ? bytes : 1),
+                     "cuMemAllocHost"))
+    return nullptr;
+  std::memcpy(pinned, host, bytes);
+  capture.snapshots.push_back(pinned);
+  return pinned;
+}
 
 void *amprt::cuda::allocate(uint64_t bytes, bool managed) {
   return blocks().allocate(bytes, managed);
@@ -123,19 +205,20 @@ void *amprt::cuda::allocate(uint64_t bytes, bool managed) {
 
 void amprt::cuda::copyToDevice(void *device, const void *host,
                                uint64_t bytes) {
-  check(cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(device), host, bytes,
+  checkCaptured(cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(device), host, bytes,
                           stream()),
         "cuMemcpyHtoDAsync");
 }
 
 void amprt::cuda::copyToHost(void *host, const void *device, uint64_t bytes) {
-  check(cuMemcpyDtoHAsync(host, reinterpret_cast<CUdeviceptr>(device), bytes,
+  checkCaptured(cuMemcpyDtoHAsync(host, reinterpret_cast<CUdeviceptr>(device), bytes,
                           stream()),
         "cuMemcpyDtoHAsync");
 }
 
 void amprt::cuda::synchronize() {
-  check(cuStreamSynchronize(stream()), "cuStreamSynchronize");
+  // Not in a capture: it fails the capture instead of aborting.
+  checkCaptured(cuStreamSynchronize(stream()), "cuStreamSynchronize");
 }
 
 extern "C" {
@@ -167,4 +250,53 @@ void amprt_cuda_copy_to_host(void *host, const void *device, uint64_t bytes) {
 }
 
 void amprt_cuda_synchronize(void) { synchronize(); }
+
+int amprt_cuda_capture_begin(void) {
+  if (capture.active)
+    return -1;
+  if (cuStreamBeginCapture(stream(), CU_STREAM_CAPTURE_MODE_RELAXED) !=
+      CUDA_SUCCESS)
+    return -1;
+  capture = Capture();
+  capture.active = true;
+  blocks().setCapturing(true);
+  return 0;
+}
+
+amprt_cuda_graph *amprt_cuda_capture_end(void) {
+  CUgraph graph = nullptr;
+  CUresult ended = cuStreamEndCapture(stream(), &graph);
+  blocks().setCapturing(false);
+  capture.active = false;
+  auto *captured = new amprt_cuda_graph;
+  captured->graph = graph;
+  captured->snapshots = std::move(capture.snapshots);
+  blocks().retainGraph();
+  if (ended != CUDA_SUCCESS || capture.failed || !graph ||
+      cuGraphInstantiate(&captured->exec, graph, 0) !=
+          CUDA_SUCCESS) {
+    amprt_cuda_graph_destroy(captured);
+    return nullptr;
+  }
+  return captured;
+}
+
+void amprt_cuda_graph_launch(amprt_cuda_graph *graph) {
+  check(cuGraphLaunch(graph->exec, stream()), "cuGraphLaunch");
+}
+
+void amprt_cuda_graph_destroy(amprt_cuda_graph *graph) {
+  if (!graph)
+    return;
+  // A replay still queued reads the snapshots and blocks.
+  synchronize();
+  if (graph->exec)
+    cuGraphExecDestroy(graph->exec);
+  if (graph->graph)
+    cuGraphDestroy(graph->graph);
+  for (void *pinned : graph->snapshots)
+    cuMemFreeHost(pinned);
+  delete graph;
+  blocks().releaseGraph();
+}
 } // extern "C"

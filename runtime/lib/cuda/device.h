@@ -32,6 +32,16 @@ void copyToDevice(void *device, const void *host, uint64_t bytes);
 void copyToHost(void *host, const void *device, uint64_t bytes);
 void synchronize();
 
+/// Whether amprt_cuda_capture_begin started a capture not yet ended.
+bool capturing();
+/// check(), except that during a capture a failure makes the capture fail
+/// (amprt_cuda_capture_end then returns no graph) instead of aborting.
+/// True on success.
+bool checkCaptured(CUresult result, const char *what);
+/// During a capture: a pinned copy of `bytes` of host memory, kept with the
+/// graph, for a copy the graph replays (or null, the capture failed).
+const void *snapshotForCapture(const void *host, size_t bytes);
+
 } // namespace amprt::cuda
 
 #endif // AMPRT_CUDA_DEVICE_H

@@ -299,6 +299,20 @@ void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
 
   // cuBLASLt's "A" is B^T (n x k) and its "B" is A^T (k x m).
   Operand lhs, rhs;
+  if (capturing()) {
+    // A gather through the host waits for the stream, which a graph
+    // cannot: the capture fails and the step runs without one.
+    bool gathers = !asTransposedOperand(bBase, k, n, b->strides[1],
+                                        b->strides[2], b->strides[0], lhs) ||
+                   !asTransposedOperand(aBase, m, k, a->strides[1],
+                                        a->strides[2], a->strides[0], rhs) ||
+                   !(c->strides[2] == 1 || n == 1);
+    if (gathers) {
+      checkCaptured(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                    "a GEMM operand gathered through the host");
+      return;
+    }
+  }
   if (!asTransposedOperand(bBase, k, n, b->strides[1], b->strides[2],
                            b->strides[0], lhs)) {
     bDense = gatherDense(bBase, batch, k, n, b->strides);

@@ -75,7 +75,7 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
                       int64_t blockZ, int32_t sharedBytes, void *stream,
                       void **params, void **extra, int64_t /*paramCount*/) {
   makeContextCurrent();
-  check(cuLaunchKernel(static_cast<CUfunction>(function), gridX, gridY, gridZ,
+  checkCaptured(cuLaunchKernel(static_cast<CUfunction>(function), gridX, gridY, gridZ,
                        blockX, blockY, blockZ, sharedBytes,
                        static_cast<CUstream>(stream), params, extra),
         "cuLaunchKernel");
@@ -84,7 +84,7 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
 void *mgpuStreamCreate() { return stream(); }
 void mgpuStreamDestroy(void * /*stream*/) {}
 void mgpuStreamSynchronize(void *s) {
-  check(cuStreamSynchronize(static_cast<CUstream>(s)), "cuStreamSynchronize");
+  checkCaptured(cuStreamSynchronize(static_cast<CUstream>(s)), "cuStreamSynchronize");
 }
 
 void *mgpuEventCreate() {
@@ -97,11 +97,11 @@ void mgpuEventDestroy(void *event) {
   check(cuEventDestroy(static_cast<CUevent>(event)), "cuEventDestroy");
 }
 void mgpuEventRecord(void *event, void *s) {
-  check(cuEventRecord(static_cast<CUevent>(event), static_cast<CUstream>(s)),
+  checkCaptured(cuEventRecord(static_cast<CUevent>(event), static_cast<CUstream>(s)),
         "cuEventRecord");
 }
 void mgpuStreamWaitEvent(void *s, void *event) {
-  check(cuStreamWaitEvent(static_cast<CUstream>(s), static_cast<CUevent>(event),
+  checkCaptured(cuStreamWaitEvent(static_cast<CUstream>(s), static_cast<CUevent>(event),
                           0),
         "cuStreamWaitEvent");
 }
@@ -112,21 +112,36 @@ void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool hostShared) {
 
 void mgpuMemFree(void *pointer, void * /*stream*/) { amprt_cuda_free(pointer); }
 
+/// Whether `pointer` is host memory the driver does not know (pageable).
+static bool isPageableHost(const void *pointer) {
+  unsigned type = 0;
+  return cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                               reinterpret_cast<CUdeviceptr>(pointer)) !=
+         CUDA_SUCCESS;
+}
+
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *s) {
-  check(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                      reinterpret_cast<CUdeviceptr>(src), bytes,
-                      static_cast<CUstream>(s)),
-        "cuMemcpyAsync");
+  // Every buffer of a step is device memory: host memory it copies from is
+  // a constant, which a graph copies from a pinned snapshot (it cannot copy
+  // from pageable memory).
+  const void *from = src;
+  if (capturing() && isPageableHost(src) &&
+      !(from = snapshotForCapture(src, bytes)))
+    return;
+  checkCaptured(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                              reinterpret_cast<CUdeviceptr>(from), bytes,
+                              static_cast<CUstream>(s)),
+                "cuMemcpyAsync");
 }
 
 void mgpuMemset32(void *dst, uint32_t value, size_t count, void *s) {
-  check(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+  checkCaptured(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          static_cast<CUstream>(s)),
         "cuMemsetD32Async");
 }
 
 void mgpuMemset16(void *dst, uint16_t value, size_t count, void *s) {
-  check(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+  checkCaptured(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          static_cast<CUstream>(s)),
         "cuMemsetD16Async");
 }

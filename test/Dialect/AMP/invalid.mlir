@@ -336,3 +336,18 @@ func.func @all_reduce_unknown(%a: tensor<4xf32>) {
   %r = amp.all_reduce min %a : tensor<4xf32>
   return
 }
+
+// -----
+
+// expected-error@+1 {{'amp.workspace_bytes' must be a positive integer on a function}}
+func.func @workspace_not_positive(%ws: memref<8xi8>) attributes {amp.workspace_bytes = 0 : i64} {
+  return
+}
+
+// -----
+
+func.func @workspace_not_on_function() {
+  // expected-error@+1 {{'amp.workspace_bytes' must be a positive integer on a function}}
+  %c = arith.constant {amp.workspace_bytes = 8 : i64} 0 : index
+  return
+}

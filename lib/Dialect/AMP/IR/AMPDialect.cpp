@@ -63,6 +63,13 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer >= 1";
     return success();
   }
+  if (name == kWorkspaceBytesAttrName) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !bytes || bytes.getInt() < 1)
+      return op->emitError() << "'" << name
+                             << "' must be a positive integer on a function";
+    return success();
+  }
   if (name == kParallelChunkAttrName || name == kStreamOrderedAttrName) {
     if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
       return op->emitError()

@@ -72,6 +72,8 @@ def AMP_Dialect : Dialect {
     /// the GPU stream and returns without waiting for it.
     static constexpr ::llvm::StringLiteral kStreamOrderedAttrName =
         "amp.stream_ordered";
+    static constexpr ::llvm::StringLiteral kWorkspaceBytesAttrName =
+        "amp.workspace_bytes";
     /// The longest `amp.name`.
     static constexpr unsigned kMaxNameLength = 255;
   }];

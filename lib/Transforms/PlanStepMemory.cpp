@@ -1,0 +1,169 @@
+//===- PlanStepMemory.cpp - a step's buffers at offsets in one workspace --===//
+//
+// Every buffer a CUDA step allocates has a static shape and lives from its
+// allocation to its deallocation in the function's body: the whole step's
+// memory can be planned when it is compiled. Buffers whose lifetimes do
+// not overlap share bytes (first fit, in program order), and the step
+// takes the planned bytes as one more argument, a workspace the runtime
+// allocates once per session: no allocation or free inside a step. All GPU
+// work runs in order on one stream, so a buffer that reuses bytes is
+// written after the work that read them before.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_PLANSTEPMEMORYPASS
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+/// One buffer placed in the workspace: what it replaces, its bytes, and the
+/// positions in the entry block where it starts and stops being live.
+struct Slot {
+  Operation *definition; // memref.alloc, or memref.get_global
+  MemRefType type;
+  int64_t bytes;
+  int64_t begin, end;
+  SmallVector<memref::DeallocOp> deallocs;
+  int64_t offset = 0;
+};
+
+/// Every slot's offset: first fit in program order among the slots live
+/// at the same time, each `alignment`-aligned; returns the total bytes.
+int64_t assignOffsets(MutableArrayRef<Slot> slots, int64_t alignment) {
+  int64_t total = 0;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    Slot &slot = slots[i];
+    SmallVector<std::pair<int64_t, int64_t>> taken; // [offset, end) in bytes
+    for (size_t j = 0; j < i; ++j)
+      if (slots[j].end >= slot.begin && slots[j].begin <= slot.end)
+        taken.push_back({slots[j].offset, slots[j].offset + slots[j].bytes});
+    llvm::sort(taken);
+    int64_t candidate = 0;
+    for (auto [from, to] : taken) {
+      if (candidate + slot.bytes <= from)
+        break;
+      candidate = std::max<int64_t>(candidate, llvm::alignTo(to, alignment));
+    }
+    slot.offset = candidate;
+    total = std::max<int64_t>(total,
+                              llvm::alignTo(candidate + slot.bytes, alignment));
+  }
+  return total;
+}
+
+/// The bytes of a static, identity-layout buffer of plain elements, or
+/// nothing.
+std::optional<int64_t> plannableBytes(MemRefType type) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getMemorySpace() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  int64_t bits = type.getElementTypeBitWidth();
+  // i1 and other narrow elements take a byte each, as LLVM stores them.
+  return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
+}
+
+/// The position in `block` of the op in it that holds `op`.
+int64_t positionIn(Block &block, Operation *op,
+                   const DenseMap<Operation *, int64_t> &positions) {
+  Operation *ancestor = block.findAncestorOpInBlock(*op);
+  return ancestor ? positions.lookup(ancestor) : -1;
+}
+
+/// Plans `func`'s static buffers and constants into a workspace argument
+/// (none when it has nothing to plan).
+void planFunction(func::FuncOp func, int64_t alignment) {
+  Block &entry = func.getBody().front();
+  DenseMap<Operation *, int64_t> positions;
+  for (auto [index, op] : llvm::enumerate(entry))
+    positions[&op] = index;
+  int64_t last = entry.getOperations().size();
+
+  SmallVector<Slot> slots;
+  for (Operation &op : entry) {
+    std::optional<int64_t> bytes;
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (!(bytes = plannableBytes(alloc.getType())))
+        continue;
+      Slot slot{&op, alloc.getType(), *bytes, positions[&op], last, {}};
+      bool plannable = true;
+      for (Operation *user : alloc->getUsers()) {
+        if (auto dealloc = dyn_cast<memref::DeallocOp>(user);
+            dealloc && dealloc->getBlock() == &entry) {
+          slot.deallocs.push_back(dealloc);
+          slot.end = std::min(slot.end, positions[user]);
+        } else if (isa<func::ReturnOp>(user) ||
+                   positionIn(entry, user, positions) < 0) {
+          plannable = false; // escapes, or used where we cannot see
+        }
+      }
+      if (plannable)
+        slots.push_back(std::move(slot));
+    } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      // A constant: one device copy for the whole call (the host's
+      // read-only data is out of the kernels' reach).
+      auto definition = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          global, global.getNameAttr());
+      if (!definition || !definition.getConstant() ||
+          !(bytes = plannableBytes(global.getType())))
+        continue;
+      slots.push_back(
+          {&op, global.getType(), *bytes, positions[&op], last, {}, 0});
+    }
+  }
+  if (slots.empty())
+    return;
+  int64_t total = assignOffsets(slots, alignment);
+
+  OpBuilder builder(func.getContext());
+  auto workspaceType =
+      MemRefType::get({total}, builder.getIntegerType(8));
+  unsigned index = func.getNumArguments();
+  if (failed(func.insertArgument(index, workspaceType, {}, func.getLoc())))
+    return;
+  Value workspace = func.getArgument(index);
+  func->setAttr(AMPDialect::kWorkspaceBytesAttrName,
+                builder.getI64IntegerAttr(total));
+  for (Slot &slot : slots) {
+    builder.setInsertionPointAfter(slot.definition);
+    Location loc = slot.definition->getLoc();
+    Value offset =
+        arith::ConstantIndexOp::create(builder, loc, slot.offset);
+    Value view = memref::ViewOp::create(builder, loc, slot.type, workspace,
+                                        offset, ValueRange());
+    if (isa<memref::GetGlobalOp>(slot.definition)) {
+      Value global = slot.definition->getResult(0);
+      global.replaceAllUsesWith(view);
+      // The copy runs on the GPU (amp-buffers-to-device-memory).
+      memref::CopyOp::create(builder, loc, global, view);
+      continue;
+    }
+    slot.definition->getResult(0).replaceAllUsesWith(view);
+    for (memref::DeallocOp dealloc : slot.deallocs)
+      dealloc.erase();
+    slot.definition->erase();
+  }
+}
+
+struct PlanStepMemoryPass
+    : public amp::impl::PlanStepMemoryPassBase<PlanStepMemoryPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal())
+        planFunction(func, alignment);
+  }
+};
+} // namespace
