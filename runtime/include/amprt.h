@@ -47,6 +47,10 @@ const amp_function_info *amprt_find(const amprt_artifact *artifact,
  * or -1. */
 int32_t amprt_find_argument(const amp_function_info *function,
                             const char *name);
+/* 1 when `artifact` is a device artifact (amp-compile --target=cuda): its
+ * buffers are GPU device memory, which the host cannot read. */
+int amprt_artifact_on_device(const amprt_artifact *artifact);
+
 /* The training step: the function with an amp.loss result, or NULL. */
 const amp_function_info *amprt_training_step(const amprt_artifact *artifact);
 

@@ -685,6 +685,10 @@ int amprt_call(const amprt_artifact *artifact,
   return status;
 }
 
+int amprt_artifact_on_device(const amprt_artifact *artifact) {
+  return artifact->alloc != nullptr;
+}
+
 const amp_function_info *amprt_training_step(const amprt_artifact *artifact) {
   for (int32_t i = 0; i < artifact->count; ++i) {
     const amp_function_info &f = artifact->functions[i];

@@ -107,6 +107,13 @@ int main(int argc, char **argv) {
   }
   if (!artifact)
     fail(message);
+  // The step's collectives get its device buffers: MPI would read them on
+  // the host (a crash unless MPI is CUDA-aware); NCCL reduces on the GPU.
+  if (amprt_artifact_on_device(artifact) && ranks.size > 1 &&
+      std::string(amprt_comm_backend()) == "mpi")
+    fail("'" + options.model +
+         "' is a CUDA artifact, whose buffers are GPU device memory: its "
+         "data-parallel step needs --comm=nccl, not mpi");
   const amp_function_info *step = amprt_training_step(artifact);
   if (!step)
     fail("the artifact has no training step (no amp.loss result)");
