@@ -195,7 +195,7 @@ static const amp_tensor_info predictResults[] = {
 static const amp_function_info functions[] = {
     {"train_step", 3, stepArgs, 2, stepResults, 0.0f, 0, step,
      WORKSPACE_BYTES},
-    {"predict", 2, predictArgs, 1, predictResults, 0.0f, 0, predict}};
+    {"predict", 2, predictArgs, 1, predictResults, 0.0f, 0, predict, 0}};
 
 int32_t amp_artifact_abi_version(void) { return AMP_ARTIFACT_ABI_VERSION; }
 const amp_function_info *amp_artifact_functions(int32_t *count) {
