@@ -12,10 +12,10 @@
 
 #include "amp/InitAMP.h"
 
-#include <csignal>
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Target/Artifact.h"
 #include "amp/Transforms/Passes.h"
+#include <csignal>
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -34,25 +34,33 @@
 
 using namespace mlir;
 
+// --help lists these, not the hundreds of options LLVM's libraries register.
+static llvm::cl::OptionCategory ampCompileCategory("amp-compile options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input.mlir>"),
-                                            llvm::cl::Required);
+                                            llvm::cl::Required,
+                                            llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<std::string> outputFile("o",
                                              llvm::cl::desc("Output artifact"),
                                              llvm::cl::value_desc("file.so"),
-                                             llvm::cl::Required);
+                                             llvm::cl::Required,
+                                             llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<amp::ArtifactTarget, false,
                      amp::ChoiceParser<amp::ArtifactTarget>>
     target("target", llvm::cl::desc("What the artifact runs on"),
-           llvm::cl::init(amp::ArtifactTarget::CPU), amp::kArtifactTargets);
+           llvm::cl::init(amp::ArtifactTarget::CPU), amp::kArtifactTargets,
+           llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<std::string>
     cudaChip("cuda-chip", llvm::cl::desc("GPU architecture for --target=cuda"),
-             llvm::cl::init(amp::AMPLowerToCUDAOptions::kDefaultChip));
+             llvm::cl::init(amp::AMPLowerToCUDAOptions::kDefaultChip),
+             llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<std::string> cudaToolkit(
     "cuda-toolkit",
     llvm::cl::desc("CUDA toolkit (ptxas, fatbinary, libdevice) for "
                    "--target=cuda"),
-    llvm::cl::init(amp::AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath()));
+    llvm::cl::init(amp::AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath()),
+    llvm::cl::cat(ampCompileCategory));
 // `--precision=f32` compiles the graph as written: a value outside the
 // pipeline's low precisions.
 static constexpr amp::LowPrecision kNoMixedPrecision =
@@ -65,32 +73,32 @@ static llvm::cl::opt<amp::LowPrecision, false,
               llvm::cl::desc("The low precision of --amp-pipeline"),
               llvm::cl::init(amp::kDefaultLowPrecision),
               amp::EnumChoices<amp::LowPrecision>(kNoMixedPrecisionTable),
-              amp::kLowPrecisions);
+              amp::kLowPrecisions, llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<std::string> ampOptions(
     "amp-options",
     llvm::cl::desc("More --amp-pipeline options, e.g. \"loss-scaling=none\""),
-    llvm::cl::init(""));
+    llvm::cl::init(""), llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<bool> dataParallel(
     "data-parallel",
     llvm::cl::desc("Average gradients over the ranks of a data-parallel run "
                    "(--amp-options=data-parallel; also at --precision=f32)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<std::string> emitMLIR(
     "emit-mlir",
     llvm::cl::desc("Also write the mixed-precision module (before lowering) "
                    "to this file"),
-    llvm::cl::init(""));
+    llvm::cl::init(""), llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<bool>
     keepIntermediates("keep-intermediates",
                       llvm::cl::desc("Keep the object and the C shim"),
-                      llvm::cl::init(false));
+                      llvm::cl::init(false), llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<std::string>
     runtimeLibrary("runtime-lib", llvm::cl::desc("Directory of libamprt.so"),
-                   llvm::cl::init(AMP_RUNTIME_LIBRARY_DIR));
-static llvm::cl::opt<std::string>
-    runtimeInclude("runtime-include",
-                   llvm::cl::desc("Directory of amp_artifact.h"),
-                   llvm::cl::init(AMP_RUNTIME_INCLUDE_DIR));
+                   llvm::cl::init(AMP_RUNTIME_LIBRARY_DIR),
+                   llvm::cl::cat(ampCompileCategory));
+static llvm::cl::opt<std::string> runtimeInclude(
+    "runtime-include", llvm::cl::desc("Directory of amp_artifact.h"),
+    llvm::cl::init(AMP_RUNTIME_INCLUDE_DIR), llvm::cl::cat(ampCompileCategory));
 
 int main(int argc, char **argv) {
   // A file size limit fails a write with a reason instead of killing the
@@ -103,6 +111,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
   amp::registerAllAMPPasses();
+  llvm::cl::HideUnrelatedOptions(ampCompileCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "amp-compile: FP32 training graph -> CPU or CUDA artifact\n");
 
