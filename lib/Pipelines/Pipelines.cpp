@@ -246,6 +246,14 @@ void mlir::amp::buildAMPLowerToCPUPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
   addBufferizationPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CPU);
+  if (options.planMemory) {
+    // Peak memory by liveness, no allocation per buffer and step; the host
+    // reads constants in place. Slots on cache lines (64 bytes).
+    PlanStepMemoryPassOptions plan;
+    plan.alignment = 64;
+    plan.constants = false;
+    pm.addPass(createPlanStepMemoryPass(plan));
+  }
   addCPULoopsToLLVMPasses(pm, options);
 }
 

@@ -477,6 +477,7 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
     llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
     cpuOptions.nativeBF16 =
         host.lookup("avx512bf16") || host.lookup("avxneconvert");
+    cpuOptions.planMemory = options.planMemory;
     if (options.target == ArtifactTarget::CUDAEmulated)
       buildAMPLowerToEmulatedCUDAPipeline(pm, cpuOptions);
     else

@@ -1,12 +1,13 @@
 //===- PlanStepMemory.cpp - a step's buffers at offsets in one workspace --===//
 //
-// Every buffer a CUDA step allocates has a static shape and lives from its
-// allocation to its deallocation in the function's body: the whole step's
-// memory can be planned when it is compiled. Buffers whose lifetimes do
-// not overlap share bytes (first fit, in program order), and the step
-// takes the planned bytes as one more argument, a workspace the runtime
-// allocates once per session: no allocation or free inside a step. All GPU
-// work runs in order on one stream, so a buffer that reuses bytes is
+// Every buffer a training step allocates has a static shape and lives from
+// its allocation to the last use of it or of a view of it: the whole step's
+// memory can be planned when it is compiled. Buffers whose lifetimes do not
+// overlap share bytes (largest first, each at the lowest free offset), and
+// the step takes the planned bytes as one more argument, a workspace the
+// runtime allocates once per session: no allocation or free inside a step.
+// Work runs in program order (CPU loops and library calls return finished;
+// GPU work is queued on one stream), so a buffer that reuses bytes is
 // written after the work that read them before.
 //
 //===----------------------------------------------------------------------===//
@@ -40,14 +41,23 @@ struct Slot {
   int64_t offset = 0;
 };
 
-/// Every slot's offset: first fit in program order among the slots live
-/// at the same time, each `alignment`-aligned; returns the total bytes.
+/// Every slot's offset, each `alignment`-aligned; returns the total bytes.
+/// Largest first, each at the lowest offset free of the slots placed
+/// before it that are live at the same time (the greedy-by-size order of
+/// arena planners: program order leaves large buffers above gaps that
+/// small ones fragment).
 int64_t assignOffsets(MutableArrayRef<Slot> slots, int64_t alignment) {
+  SmallVector<size_t> order;
+  for (size_t i = 0; i < slots.size(); ++i)
+    order.push_back(i);
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return slots[a].bytes > slots[b].bytes;
+  });
   int64_t total = 0;
-  for (size_t i = 0; i < slots.size(); ++i) {
+  for (auto [placed, i] : llvm::enumerate(order)) {
     Slot &slot = slots[i];
     SmallVector<std::pair<int64_t, int64_t>> taken; // [offset, end) in bytes
-    for (size_t j = 0; j < i; ++j)
+    for (size_t j : ArrayRef(order).take_front(placed))
       if (slots[j].end >= slot.begin && slots[j].begin <= slot.end)
         taken.push_back({slots[j].offset, slots[j].offset + slots[j].bytes});
     llvm::sort(taken);
@@ -82,9 +92,44 @@ int64_t positionIn(Block &block, Operation *op,
   return ancestor ? positions.lookup(ancestor) : -1;
 }
 
+/// The position in `entry` of the last op that uses `buffer` or a value
+/// that may alias it (a view or cast of it, its pointer), which is where
+/// its bytes become free: the deallocations that buffer deallocation puts
+/// at the end of the block say nothing about liveness. None when the
+/// buffer must keep an allocation of its own: it escapes (returned or
+/// yielded), or something other than a dealloc of the buffer itself in
+/// `entry` frees it (the workspace must never be freed).
+std::optional<int64_t>
+lastUse(Value buffer, Block &entry,
+        const DenseMap<Operation *, int64_t> &positions) {
+  int64_t last = positionIn(entry, buffer.getDefiningOp(), positions);
+  SmallVector<Value> worklist{buffer};
+  DenseSet<Value> seen{buffer};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<memref::DeallocOp>(user)) {
+        if (value != buffer || user->getBlock() != &entry)
+          return std::nullopt;
+        continue;
+      }
+      int64_t position = positionIn(entry, user, positions);
+      if (position < 0 || user->hasTrait<OpTrait::IsTerminator>())
+        return std::nullopt;
+      last = std::max(last, position);
+      for (Value result : user->getResults())
+        if ((isa<BaseMemRefType>(result.getType()) ||
+             isa<memref::ExtractAlignedPointerAsIndexOp>(user)) &&
+            seen.insert(result).second)
+          worklist.push_back(result);
+    }
+  }
+  return last;
+}
+
 /// Plans `func`'s static buffers and constants into a workspace argument
 /// (none when it has nothing to plan).
-void planFunction(func::FuncOp func, int64_t alignment) {
+void planFunction(func::FuncOp func, int64_t alignment, bool constants) {
   Block &entry = func.getBody().front();
   DenseMap<Operation *, int64_t> positions;
   for (auto [index, op] : llvm::enumerate(entry))
@@ -95,23 +140,17 @@ void planFunction(func::FuncOp func, int64_t alignment) {
   for (Operation &op : entry) {
     std::optional<int64_t> bytes;
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      if (!(bytes = plannableBytes(alloc.getType())))
+      std::optional<int64_t> end;
+      if (!(bytes = plannableBytes(alloc.getType())) ||
+          !(end = lastUse(alloc, entry, positions)))
         continue;
-      Slot slot{&op, alloc.getType(), *bytes, positions[&op], last, {}};
-      bool plannable = true;
-      for (Operation *user : alloc->getUsers()) {
-        if (auto dealloc = dyn_cast<memref::DeallocOp>(user);
-            dealloc && dealloc->getBlock() == &entry) {
+      Slot slot{&op, alloc.getType(), *bytes, positions[&op], *end, {}};
+      for (Operation *user : alloc->getUsers())
+        if (auto dealloc = dyn_cast<memref::DeallocOp>(user))
           slot.deallocs.push_back(dealloc);
-          slot.end = std::min(slot.end, positions[user]);
-        } else if (isa<func::ReturnOp>(user) ||
-                   positionIn(entry, user, positions) < 0) {
-          plannable = false; // escapes, or used where we cannot see
-        }
-      }
-      if (plannable)
-        slots.push_back(std::move(slot));
-    } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      slots.push_back(std::move(slot));
+    } else if (auto global = dyn_cast<memref::GetGlobalOp>(op);
+               global && constants) {
       // A constant: one device copy for the whole call (the host's
       // read-only data is out of the kernels' reach).
       auto definition = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
@@ -161,9 +200,12 @@ struct PlanStepMemoryPass
     : public amp::impl::PlanStepMemoryPassBase<PlanStepMemoryPass> {
   using Base::Base;
   void runOnOperation() override {
+    // A function called in the module keeps its signature (and its
+    // allocations): its callers do not pass a workspace.
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (func.isPublic() && !func.isExternal())
-        planFunction(func, alignment);
+      if (func.isPublic() && !func.isExternal() &&
+          SymbolTable::symbolKnownUseEmpty(func, getOperation()))
+        planFunction(func, alignment, constants);
   }
 };
 } // namespace

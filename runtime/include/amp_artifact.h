@@ -90,10 +90,11 @@ typedef struct amp_function_info {
    * input buffers: a result may be written before the last read of an
    * input. Returns 0. */
   int32_t (*call)(void **buffers);
-  /* The bytes of device memory the function uses for its intermediates
-   * (amp-plan-step-memory), which the caller allocates once and passes
-   * to every call, 256-byte aligned; its contents between calls do not
-   * matter. 0 for host artifacts. Version 4 added it. */
+  /* The bytes of memory (device memory for a device artifact) the function
+   * uses for its intermediates (amp-plan-step-memory), which the caller
+   * allocates once and passes to every call, 256-byte aligned; its
+   * contents between calls do not matter. 0 when the function allocates
+   * its own. Version 4 added it (at first for device artifacts only). */
   uint64_t workspace_bytes;
 } amp_function_info;
 

@@ -58,8 +58,9 @@ const amp_function_info *amprt_training_step(const amprt_artifact *artifact);
  * then num_results outputs, as amp_function_info.call takes them). For a
  * device artifact (one that exports amp_artifact_alloc) the inputs are
  * copied into its memory, the results back, and the call waits for them;
- * for a host artifact this is function->call(buffers). Returns what the
- * call returns (0). */
+ * for a host artifact this is function->call(buffers), with a workspace
+ * allocated for the call when the function has one. Returns what the call
+ * returns (0), or -1 when that workspace cannot be allocated. */
 int amprt_call(const amprt_artifact *artifact,
                const amp_function_info *function, void **buffers);
 

@@ -57,6 +57,19 @@ public:
     // One byte at least: a distinct, valid address for empty tensors.
     pointer = static_cast<unsigned char *>(std::calloc(bytes ? bytes : 1, 1));
   }
+  /// Page-aligned (a step's workspace: its slots are planned relative to
+  /// the start).
+  static Buffer pageAligned(size_t bytes) {
+    constexpr size_t kPage = 4096;
+    Buffer buffer;
+    buffer.bytes = bytes;
+    size_t rounded = (std::max<size_t>(bytes, 1) + kPage - 1) / kPage * kPage;
+    buffer.pointer =
+        static_cast<unsigned char *>(std::aligned_alloc(kPage, rounded));
+    if (buffer.pointer)
+      std::memset(buffer.pointer, 0, rounded);
+    return buffer;
+  }
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
   Buffer(Buffer &&other) noexcept { swap(other); }
@@ -589,16 +602,6 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
                                      : function.results[i - function.num_args];
       ok = t.name && t.rank >= 0 && (t.rank == 0 || t.shape);
     }
-    if (ok && function.workspace_bytes && !device.alloc) {
-      report(error, error_size,
-             "artifact '%s': function '%s' asks for a %llu-byte workspace, "
-             "which only a device artifact (one that exports "
-             "amp_artifact_alloc) can have",
-             path, function.name,
-             static_cast<unsigned long long>(function.workspace_bytes));
-      dlclose(handle);
-      return nullptr;
-    }
     if (!ok) {
       report(error, error_size,
              "artifact '%s' has a malformed function table (entry %d)", path,
@@ -660,8 +663,18 @@ int32_t amprt_find_argument(const amp_function_info *function,
 
 int amprt_call(const amprt_artifact *artifact,
                const amp_function_info *function, void **buffers) {
-  if (!artifact->alloc)
-    return function->call(buffers);
+  if (!artifact->alloc) {
+    if (!function->workspace_bytes)
+      return function->call(buffers);
+    // A one-off call: its workspace lives as long as the call.
+    int32_t count = function->num_args + function->num_results;
+    Buffer workspace = Buffer::pageAligned(function->workspace_bytes);
+    if (!workspace.data())
+      return -1;
+    std::vector<void *> pointers(buffers, buffers + count);
+    pointers.push_back(workspace.data());
+    return function->call(pointers.data());
+  }
   // A device artifact reads and writes only its own memory: inputs are
   // copied in, results out, and the host waits once.
   int32_t count = function->num_args + function->num_results;
@@ -785,6 +798,7 @@ struct amprt_session {
   // mirror of its device buffer) and, for a host artifact, per result.
   std::vector<Buffer> args;
   std::vector<Buffer> results;
+  Buffer workspace; // a host artifact's amp_function_info.workspace_bytes
   std::unique_ptr<DeviceState> device; // device artifacts only
   std::vector<void *> buffers;
   int64_t steps = 0;
@@ -997,6 +1011,8 @@ struct amprt_session {
                        : args[i].data();
     for (int32_t r = 0; r < step->num_results; ++r)
       buffers[step->num_args + r] = results[r].data();
+    if (workspace.size())
+      buffers.back() = workspace.data();
     step->call(buffers.data());
 
     foundInf = 0;
@@ -1047,6 +1063,18 @@ amprt_session *amprt_session_create(const amprt_artifact *artifact,
     session->results.resize(step->num_results);
     for (int32_t r = 0; r < step->num_results; ++r)
       session->results[r] = Buffer(byteSize(step->results[r]));
+    if (step->workspace_bytes) {
+      session->workspace = Buffer::pageAligned(step->workspace_bytes);
+      if (!session->workspace.data()) {
+        report(error, error_size,
+               "cannot allocate the %llu-byte workspace of the training "
+               "step '%s'",
+               static_cast<unsigned long long>(step->workspace_bytes),
+               step->name);
+        delete session;
+        return nullptr;
+      }
+    }
   }
   return session;
 }

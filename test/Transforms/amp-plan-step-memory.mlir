@@ -1,26 +1,27 @@
 // RUN: amp-opt %s --split-input-file --amp-plan-step-memory | FileCheck %s
 // RUN: amp-opt %s --split-input-file --amp-plan-step-memory=alignment=64 | FileCheck %s --check-prefix=ALIGN64
+// RUN: amp-opt %s --split-input-file --amp-plan-step-memory=constants=false | FileCheck %s --check-prefix=NOCONST
 
-// Three buffers: %a and %b live together, %c only after %a's dealloc, so
-// %c takes %a's bytes. Slots are 256-byte aligned: %a at 0 (64 bytes),
-// %b at 256 (400 bytes), %c at 0; the workspace is 768 bytes, the last
-// argument. The deallocs go.
+// Three buffers: %a and %b live together, %c only after %a's last use, so
+// %c takes %a's bytes. Largest first, in 256-byte slots: %b at 0 (400
+// bytes), %a at 512 (64 bytes), %c at 512; the workspace is 768 bytes, the
+// last argument. The deallocs go.
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[IN:.*]]: memref<16xf32>, %[[WS:.*]]: memref<768xi8>)
 // CHECK-SAME: amp.workspace_bytes = 768 : i64
+// CHECK: %[[C512:.*]] = arith.constant 512 : index
+// CHECK: %[[A:.*]] = memref.view %[[WS]][%[[C512]]][] : memref<768xi8> to memref<16xf32>
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
-// CHECK: %[[A:.*]] = memref.view %[[WS]][%[[C0]]][] : memref<768xi8> to memref<16xf32>
-// CHECK: %[[C256:.*]] = arith.constant 256 : index
-// CHECK: %[[B:.*]] = memref.view %[[WS]][%[[C256]]][] : memref<768xi8> to memref<100xf32>
+// CHECK: %[[B:.*]] = memref.view %[[WS]][%[[C0]]][] : memref<768xi8> to memref<100xf32>
 // CHECK: call @use16(%[[A]])
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK: %[[C:.*]] = memref.view %[[WS]][%[[ZERO]]][] : memref<768xi8> to memref<8xf16>
+// CHECK: %[[AGAIN:.*]] = arith.constant 512 : index
+// CHECK: %[[C:.*]] = memref.view %[[WS]][%[[AGAIN]]][] : memref<768xi8> to memref<8xf16>
 // CHECK: call @use100(%[[B]])
 // CHECK: call @use8(%[[C]])
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: memref.dealloc
 // CHECK: return
-// With 64-byte slots %b goes right after %a: 64 + 400 -> 512 bytes.
+// With 64-byte slots %a goes right after %b: 448 + 64 -> 512 bytes.
 // ALIGN64-LABEL: func.func @step
 // ALIGN64-SAME: memref<512xi8>
 // ALIGN64-SAME: amp.workspace_bytes = 512 : i64
@@ -31,10 +32,12 @@ func.func @step(%in: memref<16xf32>) {
   %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
   %b = memref.alloc() : memref<100xf32>
   call @use16(%a) : (memref<16xf32>) -> ()
-  memref.dealloc %a : memref<16xf32>
   %c = memref.alloc() : memref<8xf16>
   call @use100(%b) : (memref<100xf32>) -> ()
   call @use8(%c) : (memref<8xf16>) -> ()
+  // Buffer deallocation frees everything at the end: liveness is the last
+  // use, not the dealloc.
+  memref.dealloc %a : memref<16xf32>
   memref.dealloc %b : memref<100xf32>
   memref.dealloc %c : memref<8xf16>
   return
@@ -87,5 +90,102 @@ func.func @unplanned(%n: index) -> memref<4xf32> {
 func.func private @helper() {
   %h = memref.alloc() : memref<8xf32>
   memref.dealloc %h : memref<8xf32>
+  return
+}
+
+// -----
+
+// With constants=false (the CPU, which reads them in place) a constant
+// keeps its global and gets no slot.
+// NOCONST-LABEL: func.func @constant_in_place
+// NOCONST-SAME: (%[[WS:.*]]: memref<256xi8>)
+// NOCONST-SAME: amp.workspace_bytes = 256 : i64
+// NOCONST: %[[G:.*]] = memref.get_global @table2 : memref<4xi32>
+// NOCONST-NOT: memref.copy
+// NOCONST: call @use(%[[G]])
+// NOCONST: %[[V:.*]] = memref.view %[[WS]]
+// NOCONST: call @use(%[[V]])
+memref.global "private" constant @table2 : memref<4xi32> = dense<[0, 1, 2, 3]>
+func.func private @use(memref<4xi32>)
+func.func @constant_in_place() {
+  %t = memref.get_global @table2 : memref<4xi32>
+  call @use(%t) : (memref<4xi32>) -> ()
+  %a = memref.alloc() : memref<4xi32>
+  call @use(%a) : (memref<4xi32>) -> ()
+  memref.dealloc %a : memref<4xi32>
+  return
+}
+
+// -----
+
+// Kept as allocations: a buffer freed in a branch or through a view of it
+// (the workspace must never be freed), and every buffer of a public
+// function that something in the module calls (its callers pass no
+// workspace); the caller itself is planned.
+// CHECK-LABEL: func.func @freed_elsewhere
+// CHECK-NOT: amp.workspace_bytes
+// CHECK: memref.alloc() : memref<4xf32>
+// CHECK: memref.alloc() : memref<2x2xf32>
+// CHECK-LABEL: func.func @called
+// CHECK-NOT: amp.workspace_bytes
+// CHECK: memref.alloc() : memref<8xf32>
+// CHECK-LABEL: func.func @caller
+// CHECK-SAME: memref<256xi8>
+// CHECK-NOT: memref.alloc
+// CHECK: call @called()
+func.func private @use4(memref<4xf32>)
+func.func @freed_elsewhere(%flag: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  call @use4(%a) : (memref<4xf32>) -> ()
+  scf.if %flag {
+    memref.dealloc %a : memref<4xf32>
+  }
+  %b = memref.alloc() : memref<2x2xf32>
+  %flat = memref.collapse_shape %b [[0, 1]] : memref<2x2xf32> into memref<4xf32>
+  call @use4(%flat) : (memref<4xf32>) -> ()
+  memref.dealloc %flat : memref<4xf32>
+  return
+}
+func.func private @use8f(memref<8xf32>)
+func.func @called() {
+  %a = memref.alloc() : memref<8xf32>
+  call @use8f(%a) : (memref<8xf32>) -> ()
+  memref.dealloc %a : memref<8xf32>
+  return
+}
+func.func @caller() {
+  %a = memref.alloc() : memref<8xf32>
+  call @use8f(%a) : (memref<8xf32>) -> ()
+  memref.dealloc %a : memref<8xf32>
+  call @called() : () -> ()
+  return
+}
+
+// -----
+
+// A buffer lives until the last use of its views: %a's bytes are read
+// through a reshape made before %b exists and read after it, so the two do
+// not share; %c, allocated after that read, reuses bytes.
+// CHECK-LABEL: func.func @through_views
+// CHECK-SAME: memref<512xi8>
+// CHECK: %[[OA:.*]] = arith.constant 0 : index
+// CHECK: memref.view %{{.*}}[%[[OA]]][] : memref<512xi8> to memref<4x4xf32>
+// CHECK: memref.collapse_shape
+// CHECK: %[[OB:.*]] = arith.constant 256 : index
+// CHECK: memref.view %{{.*}}[%[[OB]]][] : memref<512xi8> to memref<16xf32>
+// CHECK: %[[OC:.*]] = arith.constant 0 : index
+// CHECK: memref.view %{{.*}}[%[[OC]]][] : memref<512xi8> to memref<16xf32>
+func.func private @use16f(memref<16xf32>)
+func.func @through_views() {
+  %a = memref.alloc() : memref<4x4xf32>
+  %flat = memref.collapse_shape %a [[0, 1]] : memref<4x4xf32> into memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  call @use16f(%b) : (memref<16xf32>) -> ()
+  call @use16f(%flat) : (memref<16xf32>) -> ()
+  %c = memref.alloc() : memref<16xf32>
+  call @use16f(%c) : (memref<16xf32>) -> ()
+  memref.dealloc %a : memref<4x4xf32>
+  memref.dealloc %b : memref<16xf32>
+  memref.dealloc %c : memref<16xf32>
   return
 }

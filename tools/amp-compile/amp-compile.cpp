@@ -88,6 +88,12 @@ static llvm::cl::opt<std::string> emitMLIR(
     llvm::cl::desc("Also write the mixed-precision module (before lowering) "
                    "to this file"),
     llvm::cl::init(""), llvm::cl::cat(ampCompileCategory));
+static llvm::cl::opt<bool> planMemory(
+    "plan-memory",
+    llvm::cl::desc("CPU: the step's buffers in one workspace planned by "
+                   "liveness, allocated once per session (=false: each "
+                   "buffer from libamprt's step allocator)"),
+    llvm::cl::init(true), llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<bool>
     keepIntermediates("keep-intermediates",
                       llvm::cl::desc("Keep the object and the C shim"),
@@ -197,5 +203,6 @@ int main(int argc, char **argv) {
       !llvm::sys::fs::exists(options.runtimeLibraryDir + runtimeName))
     options.runtimeLibraryDir = (prefix + "/lib").str();
   options.keepIntermediates = keepIntermediates;
+  options.planMemory = planMemory;
   return failed(amp::compileToArtifact(*module, options)) ? 1 : 0;
 }

@@ -152,6 +152,14 @@ struct AMPLowerToCPUOptions
                      "on all cores (amp-outline-parallel-chunks' min-work); "
                      "smaller nests run on the calling thread"),
       llvm::cl::init(OutlineParallelChunksPassOptions().minWork)};
+  Option<bool> planMemory{
+      *this, "plan-memory",
+      llvm::cl::desc("The step's static buffers at liveness-planned offsets "
+                     "of one workspace the session allocates once "
+                     "(amp-plan-step-memory), the ABI of artifacts, which "
+                     "amp-compile sets; off: plain signatures, each buffer "
+                     "from libamprt's step allocator"),
+      llvm::cl::init(false)};
 };
 
 /// Loops on buffers to the LLVM dialect for the host (MLIR's CPU path).

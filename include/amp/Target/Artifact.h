@@ -53,6 +53,9 @@ struct ArtifactOptions {
   /// CUDA: the GPU architecture and the toolkit that assembles kernels.
   std::string cudaChip = AMPLowerToCUDAOptions::kDefaultChip;
   std::string cudaToolkit;
+  /// CPU: the step's buffers in one liveness-planned workspace
+  /// (--amp-lower-to-cpu's plan-memory).
+  bool planMemory = true;
   /// Keep the generated shim, object and LLVM IR next to the output.
   bool keepIntermediates = false;
 };

@@ -275,25 +275,33 @@ def FuseElementwiseBuffersPass
 def PlanStepMemoryPass : Pass<"amp-plan-step-memory", "::mlir::ModuleOp"> {
   let summary = "Place a step's buffers at planned offsets in one workspace argument";
   let description = [{
-    On the CUDA path, after bufferization: in every public function, each
-    `memref.alloc` of the entry block with a static shape and an identity
-    layout whose buffer does not escape (not returned) becomes a
-    `memref.view` at a planned offset of one workspace, and its
-    `memref.dealloc` goes; each constant taken there (`memref.get_global`
-    of a constant global) gets a slot too, filled by a copy. A buffer lives
-    from its allocation to its deallocation (or the end of the function);
-    buffers whose lifetimes do not overlap share bytes (first fit in
-    program order, each slot `alignment`-aligned). The workspace is
-    appended as the function's last argument (`memref<Nxi8>`) and its size
-    recorded as `amp.workspace_bytes`: the runtime allocates it once per
-    session, so a step allocates and frees nothing. All GPU work runs in
-    order on one stream, so bytes reused by a later buffer are written
-    after the work that read them before. Dynamic shapes, allocations in
-    nested regions and escaping buffers keep their allocations.
+    After bufferization, on the CPU and the CUDA path: in every public
+    function that nothing in the module calls, each `memref.alloc` of the entry block with a static shape
+    and an identity layout whose buffer does not escape (not returned, not
+    freed in a nested region) becomes a `memref.view` at a planned offset
+    of one workspace, and its `memref.dealloc` goes; with `constants`, each
+    constant taken there (`memref.get_global` of a constant global) gets a
+    slot too, filled by a copy (the GPU cannot read the host's read-only
+    data). A buffer lives from its allocation to the last use of it or of
+    a value that may alias it (deallocations, which buffer deallocation
+    puts at the end of the block, do not count); buffers whose lifetimes
+    do not overlap share bytes (largest first, each at the lowest offset
+    free for its lifetime, each slot `alignment`-aligned). The
+    workspace is appended as the function's last argument (`memref<Nxi8>`)
+    and its size recorded as `amp.workspace_bytes`: the runtime allocates it
+    once per session, so a step allocates and frees nothing, and its peak
+    memory is what liveness allows. Work runs in program order (on the CPU
+    a parallel loop's chunks finish before the next op; on the GPU one
+    stream), so bytes reused by a later buffer are written after the work
+    that read them before. Dynamic shapes, allocations in nested regions
+    and escaping buffers keep their allocations.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",
            "Alignment in bytes of every slot (cuBLASLt's default assumption)">,
+    Option<"constants", "constants", "bool", /*default=*/"true",
+           "Copy constant globals into slots of the workspace (the GPU path; "
+           "the CPU reads them in place)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];

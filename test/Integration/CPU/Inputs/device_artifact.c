@@ -7,6 +7,7 @@
  * logits that pick class 0. */
 #include "amp_artifact.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,9 +128,10 @@ static void check(void **buffers, int count, const char *function) {
 }
 
 /* The device step's intermediates go through its workspace (buffers[5],
- * WORKSPACE_BYTES from amp_artifact_alloc, whatever it held before). */
+ * WORKSPACE_BYTES from amp_artifact_alloc, whatever it held before); with
+ * -DHOST_WORKSPACE the host step's too, host memory from the session. */
 #if defined(HOST_ARTIFACT) && defined(HOST_WORKSPACE)
-#define WORKSPACE_BYTES 64 /* malformed: host memory is not device memory */
+#define WORKSPACE_BYTES 64
 #elif defined(HOST_ARTIFACT)
 #define WORKSPACE_BYTES 0
 #else
@@ -139,17 +141,25 @@ static void check(void **buffers, int count, const char *function) {
 static int32_t step(void **buffers) {
   int count = WORKSPACE_BYTES ? 6 : 5;
   check(buffers, count, "train_step");
+  float local[10], *sums = local;
 #ifndef HOST_ARTIFACT
   if (recorded(step, buffers, count))
     return 0;
-  float *sums = buffers[5];
+  sums = buffers[5];
   if (!isOwned(sums, WORKSPACE_BYTES)) {
     fprintf(stderr, "train_step: the workspace is not %d bytes of device "
                     "memory\n", WORKSPACE_BYTES);
     exit(3);
   }
-#else
-  float sums[10];
+#elif WORKSPACE_BYTES
+  /* The session's, allocated once and aligned as amp_artifact.h says. */
+  static void *first;
+  sums = buffers[5];
+  if (((uintptr_t)sums & 255) || (first && first != sums)) {
+    fprintf(stderr, "train_step: the workspace moved or is misaligned\n");
+    exit(3);
+  }
+  first = sums;
 #endif
   const float *x = buffers[0], *p = buffers[2];
   float *loss = buffers[3], *next = buffers[4];
