@@ -64,10 +64,10 @@ public:
     Buffer buffer;
     buffer.bytes = bytes;
     size_t rounded = (std::max<size_t>(bytes, 1) + kPage - 1) / kPage * kPage;
+    // Not cleared: the step writes every byte before it reads it, and
+    // pages it never touches then cost no memory.
     buffer.pointer =
         static_cast<unsigned char *>(std::aligned_alloc(kPage, rounded));
-    if (buffer.pointer)
-      std::memset(buffer.pointer, 0, rounded);
     return buffer;
   }
   Buffer(const Buffer &) = delete;
