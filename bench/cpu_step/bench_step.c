@@ -1,13 +1,34 @@
 /* Times the training step of an amp artifact through libamprt: WARMUP
  * steps, then STEPS steps on a fixed random batch; prints milliseconds per
  * step. THREADS (default: the runtime's, all cores) is the thread count of
- * the libraries the step's contractions run on.
+ * the libraries the step's contractions run on. On stderr it prints the
+ * step's memory: the planned workspace, the process's resident set before
+ * the first step (parameters and optimizer state in place) and its peak
+ * after the last (memory.py reads these).
  * Usage: bench_step ARTIFACT.so STEPS [WARMUP [THREADS]] */
 #include "amprt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+/* A "Vm...:" line of /proc/self/status in KiB; -1 where there is none. */
+static long status_kib(const char *field) {
+  FILE *status = fopen("/proc/self/status", "r");
+  if (!status)
+    return -1;
+  char line[256];
+  long kib = -1;
+  size_t length = strlen(field);
+  while (fgets(line, sizeof(line), status))
+    if (strncmp(line, field, length) == 0 && line[length] == ':') {
+      kib = atol(line + length + 1);
+      break;
+    }
+  fclose(status);
+  return kib;
+}
 
 static double now(void) {
   struct timespec t;
@@ -60,11 +81,14 @@ int main(int argc, char **argv) {
     data[count++] = buffer;
   }
   int steps = atoi(argv[2]), warmup = argc > 3 ? atoi(argv[3]) : 5;
+  long rss_before = status_kib("VmRSS");
   for (int i = 0; i < warmup; ++i)
     amprt_session_step(session, data);
   double start = now();
   for (int i = 0; i < steps; ++i)
     amprt_session_step(session, data);
   printf("%.4f\n", (now() - start) * 1e3 / steps);
+  fprintf(stderr, "workspace_bytes=%lld rss_before_kib=%ld peak_kib=%ld\n",
+          (long long)step->workspace_bytes, rss_before, status_kib("VmHWM"));
   return 0;
 }

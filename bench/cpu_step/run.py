@@ -19,8 +19,9 @@ import subprocess
 import sys
 import tempfile
 
+from artifacts import build_bench_step, compile_step, root, step_source
+
 here = os.path.dirname(os.path.abspath(__file__))
-root = os.path.dirname(os.path.dirname(here))
 parser = argparse.ArgumentParser()
 parser.add_argument("--repeat", type=int, default=5)
 parser.add_argument("--models", default="mlp,wide,cnn,transformer,resnet18,gpt2")
@@ -35,12 +36,6 @@ args = parser.parse_args()
 models = args.models.split(",")
 threads = [os.cpu_count() if t == "all" else int(t)
            for t in args.threads.split(",")]
-# Exported by this script from bench_models.py; the others are committed
-# examples.
-EXPORTED = ("wide", "resnet18", "gpt2")
-STEPS_FILE = {"mlp": "examples/mlp/train_step_momentum.mlir",
-              "cnn": "examples/cnn/train_step.mlir",
-              "transformer": "examples/transformer/train_step.mlir"}
 TORCH_MODES = [("fp32", "PyTorch eager FP32"),
                ("bf16", "PyTorch eager bf16 autocast"),
                ("compile-bf16", "torch.compile bf16")]
@@ -49,20 +44,6 @@ OURS = [("f32", "ours FP32"), ("bf16", "ours BF16-AMP"), ("f16", "ours FP16-AMP"
 base_env = dict(os.environ, HF_HUB_OFFLINE="1")
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     base_env.pop(var, None)
-
-
-def export(model, path):
-    code = f"""
-import sys
-sys.path.insert(0, {os.path.join(root, 'python')!r}); sys.path.insert(0, {here!r})
-import torch, amp_mlir
-from bench_models import build
-torch.manual_seed(0)
-model, loss, opt, inputs, k = build({model!r})
-open({path!r}, "w").write(amp_mlir.export_training_step(model, loss, opt, *inputs,
-                                                         model_inputs=k))
-"""
-    subprocess.run([args.python, "-c", code], check=True)
 
 
 def start_torch(model, mode, count):
@@ -94,29 +75,14 @@ def cell(values, base):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    bench = os.path.join(tmp, "bench_step")
-    subprocess.run(["cc", "-O2", os.path.join(here, "bench_step.c"),
-                    "-I", os.path.join(root, "runtime", "include"),
-                    "-L", os.path.join(args.build, "lib"), "-lamprt",
-                    f"-Wl,-rpath,{os.path.join(args.build, 'lib')}", "-o", bench],
-                   check=True)
-    sources = {}
-    for model in models:
-        if model in EXPORTED:
-            sources[model] = os.path.join(tmp, f"{model}.mlir")
-            export(model, sources[model])
-        else:
-            sources[model] = os.path.join(root, STEPS_FILE[model])
+    bench = build_bench_step(tmp, args.build)
+    sources = {model: step_source(model, tmp, args.python) for model in models}
     artifacts = {}
     for model in models:
         for precision, _ in OURS:
-            path = os.path.join(tmp, f"{model}-{precision}.so")
-            compiled = subprocess.run([os.path.join(args.build, "bin", "amp-compile"),
-                                       sources[model], f"--precision={precision}", "-o",
-                                       path], capture_output=True, text=True)
-            if compiled.returncode != 0:
-                sys.exit(f"amp-compile failed on {model} at {precision}:\n{compiled.stderr}")
-            artifacts[model, precision] = path
+            artifacts[model, precision] = compile_step(
+                args.build, sources[model], precision,
+                os.path.join(tmp, f"{model}-{precision}.so"))
     torch_version = subprocess.run(
         [args.python, "-c", "import torch; print(torch.__version__)"],
         capture_output=True, text=True, check=True).stdout.strip()

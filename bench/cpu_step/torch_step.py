@@ -3,12 +3,17 @@ as a small server so that compiled modes compile once and runs can be
 interleaved with ours: each line "STEPS" on stdin runs STEPS steps on a
 fixed random batch and prints milliseconds per step.
 
-  torch_step.py MODEL MODE THREADS   (MODE: fp32 | bf16 | compile-bf16)
+  torch_step.py MODEL MODE THREADS [memory]   (MODE: fp32 | bf16 | compile-bf16)
 
 MODE fp32 is eager FP32; bf16 is eager under torch.autocast("cpu",
 torch.bfloat16) (PyTorch's CPU mixed precision: oneDNN bf16 matmuls and
 convolutions, f32 master weights); compile-bf16 is the same step through
-torch.compile (inductor)."""
+torch.compile (inductor).
+
+With "memory" it serves nothing: it prints the resident set before the
+first step, the peak after five, and the bytes of optimizer state those
+steps created (what our session holds before its first step), in KiB, for
+memory.py."""
 import os
 import sys
 import time
@@ -40,6 +45,23 @@ def step():
     optimizer.step()
 
 
+def status_kib(field):
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return -1
+
+
+if len(sys.argv) > 4 and sys.argv[4] == "memory":
+    rss_before = status_kib("VmRSS")
+    for _ in range(5):
+        step()
+    state = sum(value.numel() * value.element_size()
+                for per_param in optimizer.state.values()
+                for value in per_param.values() if torch.is_tensor(value))
+    print(rss_before, status_kib("VmHWM"), state // 1024)
+    sys.exit(0)
 if mode == "compile-bf16":
     step = torch.compile(step)
 for _ in range(5):  # warm up (and compile)
