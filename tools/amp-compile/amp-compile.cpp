@@ -93,7 +93,8 @@ static llvm::cl::opt<bool> planMemory(
     llvm::cl::desc("CPU: the step's buffers in one workspace planned by "
                    "liveness, allocated once per session (=false: each "
                    "buffer from libamprt's step allocator)"),
-    llvm::cl::init(true), llvm::cl::cat(ampCompileCategory));
+    llvm::cl::init(amp::ArtifactOptions().planMemory),
+    llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<bool>
     keepIntermediates("keep-intermediates",
                       llvm::cl::desc("Keep the object and the C shim"),

@@ -276,10 +276,11 @@ def PlanStepMemoryPass : Pass<"amp-plan-step-memory", "::mlir::ModuleOp"> {
   let summary = "Place a step's buffers at planned offsets in one workspace argument";
   let description = [{
     After bufferization, on the CPU and the CUDA path: in every public
-    function that nothing in the module calls, each `memref.alloc` of the entry block with a static shape
-    and an identity layout whose buffer does not escape (not returned, not
-    freed in a nested region) becomes a `memref.view` at a planned offset
-    of one workspace, and its `memref.dealloc` goes; with `constants`, each
+    function that nothing in the module calls, each `memref.alloc` of the
+    entry block with a static shape and an identity layout whose buffer
+    does not escape (not returned, not freed in a nested region) becomes a
+    `memref.view` at a planned offset of one workspace, and its
+    `memref.dealloc` goes; with `constants`, each
     constant taken there (`memref.get_global` of a constant global) gets a
     slot too, filled by a copy (the GPU cannot read the host's read-only
     data). A buffer lives from its allocation to the last use of it or of
