@@ -14,6 +14,7 @@
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Utils/Buffers.h"
 #include "amp/Utils/Contractions.h"
+#include "amp/Utils/Padding.h"
 #include "amp/Utils/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -399,11 +400,48 @@ static std::optional<ConvLayout> getConvLayout(Operation *op) {
   return std::nullopt;
 }
 
+/// The input a convolution's call reads and the zeros it pads it with
+/// (top, left, bottom, right).
+struct ConvInput {
+  Value value;
+  SmallVector<int64_t, 4> padding = {0, 0, 0, 0};
+};
+
+/// The input of `op` as its call takes it: the unpadded buffer where `op`
+/// reads a zero-padded copy that is padded only in H and W (`padded`, to be
+/// erased once unread), else the input as it is.
+static ConvInput getConvInput(linalg::LinalgOp op,
+                              std::optional<ZeroPaddedCopy> &padded) {
+  Value input = op.getDpsInputOperand(0)->get();
+  ConvInput result{input};
+  std::optional<ConvLayout> layout = getConvLayout(op);
+  padded = matchZeroPaddedCopy(input);
+  if (!layout || !padded)
+    return result;
+  // The call's H and W dimensions (NHWC or NGCHW), as the input's.
+  int64_t callH = layout->rank == 4 ? 1 : 3;
+  int64_t h = layout->input[callH], w = layout->input[callH + 1];
+  for (auto [dim, pair] :
+       llvm::enumerate(llvm::zip_equal(padded->low, padded->high))) {
+    auto [low, high] = pair;
+    if ((low || high) && static_cast<int64_t>(dim) != h &&
+        static_cast<int64_t>(dim) != w) {
+      padded.reset();
+      return result;
+    }
+  }
+  result.value = getUnpaddedValue(*padded, op);
+  result.padding = {padded->low[h], padded->low[w], padded->high[h],
+                    padded->high[w]};
+  return result;
+}
+
 /// Replaces a buffer 2-D convolution (NHWC or NCHW, plain, grouped or
 /// depthwise) by a call of libamprt's convolution (CPU only: the CUDA
 /// runtime has none yet), the operands viewed in the call's layout,
-/// strides and dilations as i64.
+/// strides, dilations and the input's padding as i64.
 static LogicalResult convertConvolution(linalg::LinalgOp op,
+                                        const ConvInput &convInput,
                                         GemmRuntime runtime, ModuleOp module,
                                         std::string &reason) {
   std::optional<ConvLayout> layout = getConvLayout(op);
@@ -421,7 +459,7 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
     reason = "its operands are not buffers";
     return failure();
   }
-  Value input = op.getDpsInputOperand(0)->get();
+  Value input = convInput.value;
   Value filter = op.getDpsInputOperand(1)->get();
   Value output = op.getDpsInitOperand(0)->get();
   Type inputType = cast<MemRefType>(input.getType()).getElementType();
@@ -451,6 +489,9 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
       operands.push_back(arith::ConstantIntOp::create(
           builder, loc, builder.getI64Type(), value));
   }
+  for (int64_t value : convInput.padding)
+    operands.push_back(arith::ConstantIntOp::create(
+        builder, loc, builder.getI64Type(), value));
 
   std::string name = (getSymbolPrefix(runtime) + conv->name).str();
   func::FuncOp callee = declareRuntimeFunction(module, name, operands);
@@ -474,19 +515,44 @@ struct ContractionsToRuntimeCallsPass
           findMatrixProductLoops(op))
         candidates.push_back(op);
     });
+    // What each convolution reads, decided before any call (which may touch
+    // any memory) stands between a padding copy and its reader.
+    DenseMap<Operation *, ConvInput> convInputs;
+    SmallVector<ZeroPaddedCopy> paddedCopies;
+    if (runtime == GemmRuntime::CPU) {
+      for (linalg::LinalgOp op : candidates) {
+        if (!isa<linalg::ConvolutionOpInterface>(op.getOperation()) ||
+            !op.hasPureBufferSemantics())
+          continue;
+        std::optional<ZeroPaddedCopy> padded;
+        convInputs[op] = getConvInput(op, padded);
+        if (padded)
+          paddedCopies.push_back(*padded);
+      }
+    }
     bool failedAny = false;
     for (linalg::LinalgOp op : candidates) {
       std::string reason;
       LogicalResult converted = failure();
-      if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
-        converted = convertConvolution(op, runtime, module, reason);
-      else
+      if (isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
+        auto known = convInputs.find(op);
+        ConvInput input = known != convInputs.end()
+                              ? known->second
+                              : ConvInput{op.getDpsInputOperand(0)->get()};
+        converted = convertConvolution(op, input, runtime, module, reason);
+      } else {
         converted = convert(op, runtime, module, reason);
+      }
       if (succeeded(converted) || !requireAll)
         continue;
       op.emitError() << "contraction left as a loop nest: " << reason;
       failedAny = true;
     }
+    // A padded copy every reader of which now pads by itself is dead.
+    llvm::SmallPtrSet<Operation *, 8> erased;
+    for (const ZeroPaddedCopy &padded : paddedCopies)
+      if (erased.insert(padded.buffer).second)
+        eraseIfUnread(padded);
     if (failedAny)
       signalPassFailure();
   }

@@ -23,7 +23,8 @@ extern "C" {
   void _mlir_ciface_amp_rt_##NAME(                                             \
       StridedMemRef<C_TYPE, RANK> *input, StridedMemRef<C_TYPE, RANK> *filter, \
       StridedMemRef<float, RANK> *output, int64_t stride_h, int64_t stride_w,  \
-      int64_t dilation_h, int64_t dilation_w);
+      int64_t dilation_h, int64_t dilation_w, int64_t pad_top,                 \
+      int64_t pad_left, int64_t pad_bottom, int64_t pad_right);
 #include "amprt_conv.def"
 }
 

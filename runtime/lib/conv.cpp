@@ -3,8 +3,11 @@
 // amp-contractions-to-runtime-calls turns every linalg.conv_2d_nhwc_fhwc of
 // a CPU step (forward and both backward convolutions alike) into a call of
 //   _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_{f32,f16,bf16}(in, filter, out,
-//       stride_h, stride_w, dilation_h, dilation_w)
-// with output += conv(input, filter), f32 accumulation (amprt_conv.def).
+//       stride_h, stride_w, dilation_h, dilation_w,
+//       pad_top, pad_left, pad_bottom, pad_right)
+// with output += conv(zero-padded input, filter), f32 accumulation
+// (amprt_conv.def). Padding given here instead of in a padded copy lets
+// oneDNN skip the taps that only see zeros.
 //
 // oneDNN's convolution runs f32, and bf16 where the CPU has AVX-512,
 // natively; f16 (Debian's oneDNN 2.6 has no f16 convolution on the CPU) and
@@ -52,6 +55,32 @@ struct ConvShape {
   memory::dims filterDims, filterStrides;
   memory::dims outputDims, outputStrides;
 };
+
+/// Strides, dilations (linalg's: 1 is dense) and the implicit zero padding
+/// before and after the input (H, W each), as a call passes them.
+struct ConvParams {
+  int64_t strides[2], dilations[2], padLow[2], padHigh[2];
+};
+
+/// `params` with the padding after the input, then the input itself (in
+/// `shape`), cut to what the output reads: linalg lets a convolution's
+/// input extend past its last window, oneDNN does not.
+void trimUnreadInput(ConvShape &shape, ConvParams &params) {
+  size_t filterRank = shape.filterDims.size();
+  for (int i = 0; i < 2; ++i) {
+    int64_t window = (shape.filterDims[filterRank - 2 + i] - 1) *
+                         params.dilations[i] +
+                     1;
+    int64_t read = (shape.outputDims[2 + i] - 1) * params.strides[i] + window;
+    int64_t excess = shape.inputDims[2 + i] + params.padLow[i] +
+                     params.padHigh[i] - read;
+    if (excess <= 0)
+      continue;
+    int64_t fromPadding = std::min(excess, params.padHigh[i]);
+    params.padHigh[i] -= fromPadding;
+    shape.inputDims[2 + i] -= excess - fromPadding;
+  }
+}
 
 /// The shape of a plain convolution on NHWC-ordered memrefs (input N x H x
 /// W x C, filter F x KH x KW x C, output N x OH x OW x F).
@@ -171,16 +200,17 @@ bool useBlockedLayouts() {
 /// nothing where it would pick the plain ones anyway.
 std::unique_ptr<ConvPlan> makeBlockedPlan(const ConvShape &shape,
                                           memory::data_type type,
-                                          const int64_t strides[2],
-                                          const int64_t dilations[2]) {
+                                          const ConvParams &params) {
   memory::desc anyInput(shape.inputDims, type, memory::format_tag::any);
   memory::desc anyFilter(shape.filterDims, type, memory::format_tag::any);
   memory::desc anyOutput(shape.outputDims, memory::data_type::f32,
                          memory::format_tag::any);
   dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-      anyInput, anyFilter, anyOutput, {strides[0], strides[1]},
-      {dilations[0] - 1, dilations[1] - 1}, {0, 0}, {0, 0});
+      anyInput, anyFilter, anyOutput, {params.strides[0], params.strides[1]},
+      {params.dilations[0] - 1, params.dilations[1] - 1},
+      {params.padLow[0], params.padLow[1]},
+      {params.padHigh[0], params.padHigh[1]});
   dnnl::convolution_forward::primitive_desc pd(desc, cpuEngine());
   if (!isDirectKernel(pd.impl_info_str()))
     return nullptr;
@@ -210,12 +240,14 @@ std::unique_ptr<ConvPlan> makeBlockedPlan(const ConvShape &shape,
 }
 
 ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
-                     const int64_t strides[2], const int64_t dilations[2]) {
+                     const ConvParams &params) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<ConvPlan>> plans;
-  std::vector<int64_t> key = {static_cast<int64_t>(type), strides[0],
-                              strides[1], dilations[0], dilations[1],
+  std::vector<int64_t> key = {static_cast<int64_t>(type),
                               static_cast<int64_t>(shape.filterDims.size())};
+  for (const int64_t *part : {params.strides, params.dilations,
+                              params.padLow, params.padHigh})
+    key.insert(key.end(), part, part + 2);
   for (const memory::dims *part :
        {&shape.inputDims, &shape.inputStrides, &shape.filterDims,
         &shape.filterStrides, &shape.outputDims, &shape.outputStrides})
@@ -240,8 +272,11 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
     // oneDNN counts dilation from 0 (no gaps), linalg from 1.
     dnnl::convolution_forward::desc desc(
         dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-        made->input, anyFilter, made->output, {strides[0], strides[1]},
-        {dilations[0] - 1, dilations[1] - 1}, {0, 0}, {0, 0});
+        made->input, anyFilter, made->output,
+        {params.strides[0], params.strides[1]},
+        {params.dilations[0] - 1, params.dilations[1] - 1},
+        {params.padLow[0], params.padLow[1]},
+        {params.padHigh[0], params.padHigh[1]});
     dnnl::convolution_forward::primitive_desc pd(desc, attributes, cpuEngine());
     made->primitive = dnnl::convolution_forward(pd);
     made->filter = pd.weights_desc();
@@ -262,7 +297,7 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
   if (useBlockedLayouts() && !isDirectKernel(impl)) {
     try {
       if (std::unique_ptr<ConvPlan> blocked =
-              makeBlockedPlan(shape, type, strides, dilations))
+              makeBlockedPlan(shape, type, params))
         made = std::move(blocked);
     } catch (const dnnl::error &) {
     }
@@ -273,13 +308,13 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
 
 /// output += conv(input, filter) through oneDNN; false (nothing done)
 /// where oneDNN has no implementation for the shape.
-bool convolveOneDNN(const ConvShape &shape, memory::data_type type,
-                    void *input, void *filter, float *output,
-                    const int64_t strides[2], const int64_t dilations[2]) {
+bool convolveOneDNN(ConvShape shape, memory::data_type type, void *input,
+                    void *filter, float *output, ConvParams params) {
   for (int64_t size : shape.outputDims)
     if (size == 0)
       return true;
-  ConvPlan &plan = lookupPlan(shape, type, strides, dilations);
+  trimUnreadInput(shape, params);
+  ConvPlan &plan = lookupPlan(shape, type, params);
   if (!plan.supported)
     return false;
   dnnl::engine &engine = cpuEngine();
@@ -325,8 +360,8 @@ template <typename T>
 void referenceConvolution(const StridedMemRef<T, 4> *in,
                           const StridedMemRef<T, 4> *w,
                           StridedMemRef<float, 4> *out,
-                          const int64_t strides[2],
-                          const int64_t dilations[2]) {
+                          const ConvParams &params) {
+  const int64_t *strides = params.strides, *dilations = params.dilations;
   const T *x = in->aligned + in->offset, *f = w->aligned + w->offset;
   float *y = out->aligned + out->offset;
   for (int64_t n = 0; n < out->sizes[0]; ++n)
@@ -337,8 +372,12 @@ void referenceConvolution(const StridedMemRef<T, 4> *in,
           for (int64_t kh = 0; kh < w->sizes[1]; ++kh)
             for (int64_t kw = 0; kw < w->sizes[2]; ++kw)
               for (int64_t c = 0; c < w->sizes[3]; ++c) {
-                int64_t h = oh * strides[0] + kh * dilations[0];
-                int64_t v = ow * strides[1] + kw * dilations[1];
+                int64_t h = oh * strides[0] + kh * dilations[0] -
+                            params.padLow[0];
+                int64_t v = ow * strides[1] + kw * dilations[1] -
+                            params.padLow[1];
+                if (h < 0 || h >= in->sizes[1] || v < 0 || v >= in->sizes[2])
+                  continue; // in the zero padding
                 sum += widen(x[n * in->strides[0] + h * in->strides[1] +
                                v * in->strides[2] + c * in->strides[3]]) *
                        widen(f[o * w->strides[0] + kh * w->strides[1] +
@@ -349,17 +388,16 @@ void referenceConvolution(const StridedMemRef<T, 4> *in,
         }
 }
 
-/// output += conv(input, filter) with T in oneDNN's `type` (f32 or bf16);
-/// `args` are the strides and dilations (H, W).
+/// output += conv(input, filter) with T in oneDNN's `type` (f32 or bf16).
 template <typename T>
 void convolveNative(StridedMemRef<T, 4> *input, StridedMemRef<T, 4> *filter,
                     StridedMemRef<float, 4> *output, memory::data_type type,
-                    const int64_t args[4]) {
+                    const ConvParams &params) {
   if (!convolveOneDNN(describePlain(input, filter, output), type,
                       input->aligned + input->offset,
                       filter->aligned + filter->offset,
-                      output->aligned + output->offset, args, args + 2))
-    referenceConvolution(input, filter, output, args, args + 2);
+                      output->aligned + output->offset, params))
+    referenceConvolution(input, filter, output, params);
 }
 
 /// A dense f32 copy of an f16 or bf16 operand that keeps its memory order (the
@@ -432,17 +470,17 @@ StridedMemRef<T, 4> groupView(const StridedMemRef<T, 5> *ref, int groupDim,
 template <typename T>
 void convolveNative(StridedMemRef<T, 5> *input, StridedMemRef<T, 5> *filter,
                     StridedMemRef<float, 5> *output, memory::data_type type,
-                    const int64_t args[4]) {
+                    const ConvParams &params) {
   if (std::optional<ConvShape> shape = describeGrouped(input, filter, output))
     if (convolveOneDNN(*shape, type, input->aligned + input->offset,
                        filter->aligned + filter->offset,
-                       output->aligned + output->offset, args, args + 2))
+                       output->aligned + output->offset, params))
       return;
   for (int64_t g = 0; g < input->sizes[1]; ++g) {
     StridedMemRef<T, 4> in = groupView(input, 1, g);
     StridedMemRef<T, 4> weights = groupView(filter, 0, g);
     StridedMemRef<float, 4> out = groupView(output, 1, g);
-    convolveNative(&in, &weights, &out, type, args);
+    convolveNative(&in, &weights, &out, type, params);
   }
 }
 
@@ -451,12 +489,12 @@ void convolveNative(StridedMemRef<T, 5> *input, StridedMemRef<T, 5> *filter,
 template <int Rank>
 void convolveWidened(StridedMemRef<uint16_t, Rank> *input,
                      StridedMemRef<uint16_t, Rank> *filter,
-                     StridedMemRef<float, Rank> *output, const int64_t args[4],
-                     float (*convert)(uint16_t)) {
+                     StridedMemRef<float, Rank> *output,
+                     const ConvParams &params, float (*convert)(uint16_t)) {
   thread_local std::vector<float> wideInput, wideFilter;
   StridedMemRef<float, Rank> in = widen16(input, wideInput, convert);
   StridedMemRef<float, Rank> weights = widen16(filter, wideFilter, convert);
-  convolveNative(&in, &weights, output, memory::data_type::f32, args);
+  convolveNative(&in, &weights, output, memory::data_type::f32, params);
 }
 
 /// Whether this CPU has oneDNN bf16 convolutions (AVX-512 and up; on an
@@ -487,11 +525,11 @@ bool hasBF16Convolution() {
 template <int Rank>
 void convolveBF16(StridedMemRef<uint16_t, Rank> *input,
                   StridedMemRef<uint16_t, Rank> *filter,
-                  StridedMemRef<float, Rank> *output, const int64_t args[4]) {
+                  StridedMemRef<float, Rank> *output, const ConvParams &params) {
   if (hasBF16Convolution())
-    convolveNative(input, filter, output, memory::data_type::bf16, args);
+    convolveNative(input, filter, output, memory::data_type::bf16, params);
   else
-    convolveWidened(input, filter, output, args, amprt::bfloat16ToFloat);
+    convolveWidened(input, filter, output, params, amprt::bfloat16ToFloat);
 }
 
 } // namespace
@@ -508,9 +546,13 @@ extern "C" {
   void _mlir_ciface_amp_rt_##NAME(                                             \
       StridedMemRef<C_TYPE, RANK> *input, StridedMemRef<C_TYPE, RANK> *filter, \
       StridedMemRef<float, RANK> *output, int64_t stride_h, int64_t stride_w,  \
-      int64_t dilation_h, int64_t dilation_w) {                                \
-    const int64_t args[4] = {stride_h, stride_w, dilation_h, dilation_w};      \
-    AMPRT_CONVOLVE_##INPUT_TYPE(input, filter, output, args);                  \
+      int64_t dilation_h, int64_t dilation_w, int64_t pad_top,                 \
+      int64_t pad_left, int64_t pad_bottom, int64_t pad_right) {               \
+    const ConvParams params = {{stride_h, stride_w},                           \
+                               {dilation_h, dilation_w},                       \
+                               {pad_top, pad_left},                            \
+                               {pad_bottom, pad_right}};                       \
+    AMPRT_CONVOLVE_##INPUT_TYPE(input, filter, output, params);                \
   }
 #include "amprt_conv.def"
 } // extern "C"

@@ -183,7 +183,8 @@ func.func @reductions(%a: memref<64x28x32xf32>, %b: memref<64x28x32xf32>, %c: me
 // CHECK: %[[SW:.*]] = arith.constant 2 : i64
 // CHECK: %[[DH:.*]] = arith.constant 1 : i64
 // CHECK: %[[DW:.*]] = arith.constant 2 : i64
-// CHECK: call @amp_rt_conv2d_nhwc_fhwc_bf16(%[[IN]], %[[W]], %[[OUT]], %[[SH]], %[[SW]], %[[DH]], %[[DW]])
+// CHECK-COUNT-4: arith.constant 0 : i64
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_bf16(%[[IN]], %[[W]], %[[OUT]], %[[SH]], %[[SW]], %[[DH]], %[[DW]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK-NOT: linalg.conv_2d_nhwc_fhwc
 // CUDA-LABEL: func.func @convolution
 // CUDA: linalg.conv_2d_nhwc_fhwc
@@ -206,6 +207,100 @@ func.func @convolution(%in: memref<2x9x11x3xbf16>, %w: memref<4x3x3x3xbf16>, %ou
 func.func @convolution_nchw(%in: memref<2x3x9x11xf32>, %w: memref<4x3x3x3xf32>, %out: memref<2x4x4x5xf32>) {
   linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
       ins(%in, %w : memref<2x3x9x11xf32>, memref<4x3x3x3xf32>) outs(%out : memref<2x4x4x5xf32>)
+  return
+}
+
+// -----
+
+// A zero-padded input (tensor.pad bufferized: a buffer of zeros, the
+// values copied into its interior) is read unpadded, the call pads it
+// (top, left, bottom, right), and the padded copy is gone.
+// CHECK-LABEL: func.func @padded_input
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: %[[BASE:.*]], %{{.*}}, %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata %arg0
+// CHECK: %[[IN:.*]] = memref.reinterpret_cast %[[BASE]] {{.*}} sizes: [2, 6, 7, 3]
+// CHECK-COUNT-4: arith.constant 1 : i64
+// CHECK: %[[TOP:.*]] = arith.constant 1 : i64
+// CHECK: %[[LEFT:.*]] = arith.constant 2 : i64
+// CHECK: %[[BOTTOM:.*]] = arith.constant 3 : i64
+// CHECK: %[[RIGHT:.*]] = arith.constant 0 : i64
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32(%[[IN]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TOP]], %[[LEFT]], %[[BOTTOM]], %[[RIGHT]])
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @padded_input(%x: memref<2x3x6x7xf32>, %w: memref<4x3x3x3xf32>, %out: memref<2x4x8x7xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %padded = memref.alloc() : memref<2x3x10x9xf32>
+  linalg.map outs(%padded : memref<2x3x10x9xf32>) (%init: f32) {
+    linalg.yield %zero : f32
+  }
+  %interior = memref.subview %padded[0, 0, 1, 2] [2, 3, 6, 7] [1, 1, 1, 1] : memref<2x3x10x9xf32> to memref<2x3x6x7xf32, strided<[270, 90, 9, 1], offset: 11>>
+  memref.copy %x, %interior : memref<2x3x6x7xf32> to memref<2x3x6x7xf32, strided<[270, 90, 9, 1], offset: 11>>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%padded, %w : memref<2x3x10x9xf32>, memref<4x3x3x3xf32>) outs(%out : memref<2x4x8x7xf32>)
+  return
+}
+
+// Where the copied buffer is written between the copy and the
+// convolution, the call reads the padded buffer's interior, and the copy
+// stays (the fill, whose zeros no one reads, goes).
+// CHECK-LABEL: func.func @padded_source_overwritten
+// CHECK: %[[PADDED:.*]] = memref.alloc() : memref<1x2x6x6xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[INTERIOR:.*]] = memref.subview %[[PADDED]][0, 0, 1, 1] [1, 2, 4, 4]
+// CHECK: memref.copy %arg0, %[[INTERIOR]]
+// CHECK: linalg.fill {{.*}} outs(%arg0
+// CHECK: memref.extract_strided_metadata %[[INTERIOR]]
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32(
+func.func @padded_source_overwritten(%x: memref<1x2x4x4xf32>, %w: memref<2x2x3x3xf32>, %out: memref<1x2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %padded = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%padded : memref<1x2x6x6xf32>)
+  %interior = memref.subview %padded[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  memref.copy %x, %interior : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  linalg.fill ins(%one : f32) outs(%x : memref<1x2x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%padded, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out : memref<1x2x4x4xf32>)
+  return
+}
+
+// Padding the call cannot take stays a copy: padded channels, a border of
+// ones, a padded buffer another op reads as well.
+// CHECK-LABEL: func.func @padding_kept
+// CHECK: linalg.fill
+// CHECK: memref.copy %arg0
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32({{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}})
+// CHECK: linalg.fill
+// CHECK: memref.copy %arg0
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32({{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}})
+// CHECK: linalg.fill
+// CHECK: memref.copy %arg0
+// CHECK: memref.copy %{{.*}}, %arg5
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32({{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}})
+func.func @padding_kept(%x: memref<1x2x4x4xf32>, %w: memref<2x4x3x3xf32>, %w2: memref<2x2x3x3xf32>,
+                        %out: memref<1x2x2x2xf32>, %out2: memref<1x2x4x4xf32>, %sum: memref<1x2x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %channels = memref.alloc() : memref<1x4x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%channels : memref<1x4x4x4xf32>)
+  %c = memref.subview %channels[0, 1, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x4x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 16, 4, 1], offset: 16>>
+  memref.copy %x, %c : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 16, 4, 1], offset: 16>>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%channels, %w : memref<1x4x4x4xf32>, memref<2x4x3x3xf32>) outs(%out : memref<1x2x2x2xf32>)
+  %ones = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.fill ins(%one : f32) outs(%ones : memref<1x2x6x6xf32>)
+  %o = memref.subview %ones[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  memref.copy %x, %o : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%ones, %w2 : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out2 : memref<1x2x4x4xf32>)
+  %shared = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%shared : memref<1x2x6x6xf32>)
+  %s = memref.subview %shared[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  memref.copy %x, %s : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  memref.copy %shared, %sum : memref<1x2x6x6xf32> to memref<1x2x6x6xf32>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%shared, %w2 : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out2 : memref<1x2x4x4xf32>)
   return
 }
 

@@ -305,12 +305,15 @@ std::vector<float> representableValues(std::mt19937 &rng, size_t count,
   return values;
 }
 
-/// NHWC input (already padded), F x KH x KW x C filter, dense layouts.
+/// NHWC input, F x KH x KW x C filter, dense layouts; the input padded
+/// by `padLow` zeros above and to the left and `padHigh` below and to the
+/// right (the runtime's, not a copy).
 void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
                       int64_t f, int64_t kh, int64_t kw, int64_t stride,
-                      int64_t dilation) {
-  int64_t oh = (h - dilation * (kh - 1) - 1) / stride + 1;
-  int64_t ow = (w - dilation * (kw - 1) - 1) / stride + 1;
+                      int64_t dilation, int64_t padLow = 0,
+                      int64_t padHigh = 0) {
+  int64_t oh = (h + padLow + padHigh - dilation * (kh - 1) - 1) / stride + 1;
+  int64_t ow = (w + padLow + padHigh - dilation * (kw - 1) - 1) / stride + 1;
   std::mt19937 rng(11);
   auto fill = [&](size_t count, Input type) {
     return representableValues(rng, count, type);
@@ -328,12 +331,12 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
           for (int64_t p = 0; p < kh; ++p)
             for (int64_t q = 0; q < kw; ++q)
               for (int64_t ch = 0; ch < c; ++ch) {
-                double term =
-                    double(x[((b * h + i * stride + p * dilation) * w +
-                              j * stride + q * dilation) *
-                                 c +
-                             ch]) *
-                    double(k[((o * kh + p) * kw + q) * c + ch]);
+                int64_t row = i * stride + p * dilation - padLow;
+                int64_t column = j * stride + q * dilation - padLow;
+                if (row < 0 || row >= h || column < 0 || column >= w)
+                  continue; // a zero of the padding
+                double term = double(x[((b * h + row) * w + column) * c + ch]) *
+                              double(k[((o * kh + p) * kw + q) * c + ch]);
                 sum += term;
                 magnitude += std::fabs(term);
               }
@@ -358,7 +361,8 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
     auto in = ref4(x.data(), n, h, w, c);
     auto filter = ref4(k.data(), f, kh, kw, c);
     _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32(&in, &filter, &out, stride, stride,
-                                             dilation, dilation);
+                                             dilation, dilation, padLow, padLow,
+                                             padHigh, padHigh);
   } else {
     std::vector<uint16_t> xb, kb;
     for (float v : x)
@@ -371,7 +375,8 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
     auto filter = ref4(kb.data(), f, kh, kw, c);
     (input == Input::F16 ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16
                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16)(
-        &in, &filter, &out, stride, stride, dilation, dilation);
+        &in, &filter, &out, stride, stride, dilation, dilation, padLow, padLow,
+        padHigh, padHigh);
   }
   // f32 accumulation: error up to ~terms * 2^-24 of the sum of |terms|
   // (blocked summation is far better; this bound is what may be assumed).
@@ -429,7 +434,7 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
     auto in = ref5(x.data(), {n, g, c, h, w});
     auto filter = ref5(weights.data(), {g, f, c, k, k});
     _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32(&in, &filter, &out, stride,
-                                               stride, 1, 1);
+                                               stride, 1, 1, 0, 0, 0, 0);
   } else {
     std::vector<uint16_t> xb, kb;
     for (float v : x)
@@ -439,7 +444,7 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
     auto in = ref5(xb.data(), {n, g, c, h, w});
     auto filter = ref5(kb.data(), {g, f, c, k, k});
     _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_bf16(&in, &filter, &out, stride,
-                                                stride, 1, 1);
+                                                stride, 1, 1, 0, 0, 0, 0);
   }
   // Inputs exactly representable, f32 accumulation of c * k * k terms of
   // magnitude <= 1.
@@ -471,6 +476,27 @@ TEST_P(ConvolutionTest, Strided) {
 }
 TEST_P(ConvolutionTest, Dilated) {
   checkConvolution(GetParam(), 2, 12, 12, 4, 6, 3, 3, 1, 2);
+}
+TEST_P(ConvolutionTest, Padded) {
+  checkConvolution(GetParam(), 2, 8, 8, 16, 16, 3, 3, 1, 1, 1, 1);
+}
+TEST_P(ConvolutionTest, PaddedSingleOutput) {
+  // ResNet's last stage at 32x32 images: one output per image, eight of
+  // the nine taps in the padding.
+  checkConvolution(GetParam(), 4, 1, 1, 32, 16, 3, 3, 1, 1, 1, 1);
+}
+TEST_P(ConvolutionTest, PaddedStridedPastLastWindow) {
+  // 6 + 1 + 1 rows, stride 2, a 3-row window: the last padded row is read
+  // by no window (linalg allows that; oneDNN needs it cut).
+  checkConvolution(GetParam(), 2, 6, 6, 8, 8, 3, 3, 2, 1, 1, 1);
+}
+TEST_P(ConvolutionTest, StridedPastLastWindow) {
+  // No padding, and the input's last row and column read by no window.
+  checkConvolution(GetParam(), 2, 8, 8, 4, 4, 3, 3, 2, 1);
+}
+TEST_P(ConvolutionTest, DilatedWithUnevenPadding) {
+  // A data gradient's form: padding k - 1 around a dilated input.
+  checkConvolution(GetParam(), 2, 5, 5, 8, 4, 3, 3, 1, 2, 2, 3);
 }
 TEST_P(ConvolutionTest, WeightGradientShape) {
   // A weight gradient as a convolution: the batch is the channel and the
