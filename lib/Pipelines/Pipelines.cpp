@@ -245,6 +245,8 @@ static void addCUDAToLLVMPasses(OpPassManager &pm,
 void mlir::amp::buildAMPLowerToCPUPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
   addBufferizationPasses(pm);
+  // Library convolutions take any strides; the loops around them do not.
+  pm.addNestedPass<func::FuncOp>(createConvBufferLayoutsPass());
   addRuntimeGemmPasses(pm, GemmRuntime::CPU);
   if (options.planMemory) {
     // Peak memory by liveness, no allocation per buffer and step; the host

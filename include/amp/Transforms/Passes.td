@@ -272,6 +272,28 @@ def FuseElementwiseBuffersPass
   ];
 }
 
+def ConvBufferLayoutsPass
+    : Pass<"amp-conv-buffer-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Store a buffer a library convolution writes or reads in the "
+                "order the loop nests using it walk it";
+  let description = [{
+    After bufferization, on the CPU, before
+    `amp-contractions-to-runtime-calls`: a library convolution takes its
+    operands in any strides, a loop nest walks memory fastest in its own
+    loop order. A local buffer (`memref.alloc`, static shape) that a
+    convolution uses and that the other loop nests using it all index in
+    one order of its dimensions that is not its own (a weight gradient
+    computed as a convolution of transposed activations comes out (I, O,
+    KH, KW), and the optimizer reads it as (O, I, KH, KW)) is allocated in
+    that order, and every user gets a `memref.transpose` view of it with
+    the shape it had: only strides change, every element is computed as
+    before. Ops that only fill or copy a buffer have no order; a buffer
+    that a GEMM-shaped loop nest (a future library GEMM, whose operands
+    need one unit stride) or any other op uses is left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PlanStepMemoryPass : Pass<"amp-plan-step-memory", "::mlir::ModuleOp"> {
   let summary = "Place a step's buffers at planned offsets in one workspace argument";
   let description = [{
