@@ -247,6 +247,9 @@ void mlir::amp::buildAMPLowerToCPUPipeline(
   addBufferizationPasses(pm);
   // Library convolutions take any strides; the loops around them do not.
   pm.addNestedPass<func::FuncOp>(createConvBufferLayoutsPass());
+  // Small trailing dimensions (3x3 filters, 1x1 images) merged with the
+  // ones before them: innermost loops long enough to vectorize.
+  pm.addNestedPass<func::FuncOp>(createCollapseContiguousLoopsPass());
   addRuntimeGemmPasses(pm, GemmRuntime::CPU);
   if (options.planMemory) {
     // Peak memory by liveness, no allocation per buffer and step; the host

@@ -13,11 +13,14 @@
 #include "amp/Transforms/Passes.h"
 #include "amp/Utils/Contractions.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::amp {
@@ -139,7 +142,25 @@ static void storeInOrder(memref::AllocOp alloc, ArrayRef<int64_t> order) {
       builder, alloc.getLoc(), stored.getResult(),
       AffineMapAttr::get(
           AffineMap::getPermutationMap(positionOf, builder.getContext())));
-  alloc.getResult().replaceAllUsesWith(view.getResult());
+  // Loop nests index the stored buffer directly (its dimension j is the
+  // old dimension order[j]): a walk in order keeps identity maps, which
+  // amp-collapse-contiguous-loops can merge. The others take the view.
+  for (OpOperand &use : llvm::make_early_inc_range(alloc->getUses())) {
+    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!generic) {
+      use.set(view.getResult());
+      continue;
+    }
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    AffineMap &map = maps[use.getOperandNumber()];
+    SmallVector<AffineExpr> results;
+    for (int64_t dim : order)
+      results.push_back(map.getResult(dim));
+    map = AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                         map.getContext());
+    generic.setIndexingMapsAttr(builder.getAffineMapArrayAttr(maps));
+    use.set(stored.getResult());
+  }
   alloc->erase();
 }
 
@@ -150,12 +171,187 @@ static bool onlyConvolutionsUse(Value buffer, Operation *except) {
   });
 }
 
+/// `index` as an affine function of the loops of the linalg op it is
+/// computed in (linalg.index, constants, additions, subtractions and
+/// multiplications by constants), if it is one.
+static std::optional<AffineExpr> getLoopExpr(Value index) {
+  MLIRContext *context = index.getContext();
+  if (auto loop = index.getDefiningOp<linalg::IndexOp>())
+    return getAffineDimExpr(loop.getDim(), context);
+  if (std::optional<int64_t> constant = getConstantIntValue(index))
+    return getAffineConstantExpr(*constant, context);
+  Operation *op = index.getDefiningOp();
+  if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op))
+    return std::nullopt;
+  std::optional<AffineExpr> lhs = getLoopExpr(op->getOperand(0));
+  std::optional<AffineExpr> rhs = getLoopExpr(op->getOperand(1));
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(op))
+    return *lhs + *rhs;
+  if (isa<arith::SubIOp>(op))
+    return *lhs - *rhs;
+  if (!isa<AffineConstantExpr>(*lhs) && !isa<AffineConstantExpr>(*rhs))
+    return std::nullopt; // not affine
+  return *lhs * *rhs;
+}
+
+/// A loop nest without inputs whose body loads one element of a buffer at
+/// affine functions of the loops and yields it (torch-mlir's flipped,
+/// transposed filter of a data gradient) as the copy it is: that buffer
+/// an input with those functions as its map.
+static linalg::GenericOp loadsAsInput(linalg::GenericOp op,
+                                      RewriterBase &rewriter) {
+  if (op.getNumDpsInputs() != 0 || op.getNumDpsInits() != 1 ||
+      op.getNumResults() != 0)
+    return op;
+  Block &body = op.getRegion().front();
+  auto load = body.getTerminator()->getOperand(0).getDefiningOp<memref::LoadOp>();
+  // A buffer from outside, not the one written.
+  if (!load || load->getBlock() != &body ||
+      op.getRegion().isAncestor(load.getMemRef().getParentRegion()) ||
+      load.getMemRef() == op.getDpsInits().front())
+    return op;
+  SmallVector<AffineExpr> exprs;
+  for (Value index : load.getIndices()) {
+    std::optional<AffineExpr> expr = getLoopExpr(index);
+    if (!expr)
+      return op;
+    exprs.push_back(*expr);
+  }
+  // Nothing else happens in the body: index arithmetic, the load, the yield.
+  for (Operation &inner : body)
+    if (&inner != load && !inner.hasTrait<OpTrait::IsTerminator>() &&
+        !isa<linalg::IndexOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+             arith::ConstantOp>(inner))
+      return op;
+  AffineMap inputMap =
+      AffineMap::get(op.getNumLoops(), 0, exprs, op.getContext());
+  rewriter.setInsertionPoint(op);
+  auto copy = linalg::GenericOp::create(
+      rewriter, op.getLoc(), TypeRange(), ValueRange{load.getMemRef()},
+      op.getDpsInits(),
+      ArrayRef<AffineMap>{inputMap, op.getIndexingMapsArray().front()},
+      op.getIteratorTypesArray(),
+      [](OpBuilder &builder, Location loc, ValueRange args) {
+        linalg::YieldOp::create(builder, loc, args.front());
+      });
+  rewriter.eraseOp(op);
+  return copy;
+}
+
+/// The allocation `collapse` views, allocated in `collapse`'s shape
+/// instead where nothing else uses it (a dense buffer collapsed is a dense
+/// buffer): a later step sees the buffer its users use.
+static void allocateCollapsed(memref::CollapseShapeOp collapse,
+                              RewriterBase &rewriter) {
+  auto alloc = collapse.getSrc().getDefiningOp<memref::AllocOp>();
+  MemRefType type = collapse.getResultType();
+  if (!alloc || !alloc->hasOneUse() || !type.getLayout().isIdentity() ||
+      !type.hasStaticShape() ||
+      alloc.getType().getNumElements() != type.getNumElements())
+    return;
+  rewriter.setInsertionPoint(alloc);
+  auto replacement = memref::AllocOp::create(rewriter, alloc.getLoc(), type,
+                                             alloc.getAlignmentAttr());
+  rewriter.replaceOp(collapse, replacement.getResult());
+  rewriter.eraseOp(alloc);
+}
+
+/// Whether `op` only reads `buffer`: a linalg op taking it as an input, or
+/// a copy from it.
+static bool onlyReads(Operation *op, Value buffer) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copy.getTarget() != buffer;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.hasPureBufferSemantics() &&
+         llvm::none_of(linalgOp.getDpsInits(),
+                       [&](Value init) { return init == buffer; });
+}
+
+/// Whether `op` overwrites all of `buffer` without reading it: a linalg op
+/// with it as its identity-mapped init whose body ignores the old values.
+static bool overwrites(Operation *op, Value buffer) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+      linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+    return false;
+  for (OpOperand &init : linalgOp.getDpsInitsMutable())
+    if (init.get() == buffer)
+      return linalgOp.getMatchingIndexingMap(&init).isIdentity() &&
+             !linalgOp.payloadUsesValueFromOperand(&init) &&
+             llvm::none_of(linalgOp.getDpsInputs(),
+                           [&](Value input) { return input == buffer; });
+  return false;
+}
+
+/// Gives a convolution that accumulates into a function argument just
+/// filled with zeros (an out-parameter the bufferization reuses for a
+/// gradient before the result is written into it) a buffer of its own,
+/// zero-filled, which the ops reading the gradient read until the argument
+/// is overwritten: a local buffer, whose layout this pass may choose.
+static void convolveIntoOwnBuffer(Operation *conv, RewriterBase &rewriter) {
+  auto linalgOp = cast<linalg::LinalgOp>(conv);
+  OpOperand *init = linalgOp.getDpsInitOperand(0);
+  auto argument = dyn_cast<BlockArgument>(init->get());
+  auto type = dyn_cast<MemRefType>(init->get().getType());
+  if (!argument || !type || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || argument.getOwner() != conv->getBlock())
+    return;
+  // Zeros at the convolution: a zero fill, then only reads.
+  linalg::FillOp fill;
+  for (Operation *op = conv->getPrevNode(); op && !fill; op = op->getPrevNode()) {
+    if (!llvm::is_contained(op->getOperands(), init->get()))
+      continue;
+    fill = dyn_cast<linalg::FillOp>(op);
+    if (fill && (fill.getOutputs().front() != init->get() ||
+                 !matchPattern(fill.getInputs().front(), m_PosZeroFloat())))
+      return;
+    if (!fill && !onlyReads(op, init->get()))
+      return;
+  }
+  if (!fill)
+    return;
+  // Its readers after it, up to the op that overwrites the argument.
+  SmallVector<OpOperand *> reads;
+  Operation *overwriter = nullptr;
+  for (Operation *op = conv->getNextNode(); op && !overwriter;
+       op = op->getNextNode()) {
+    if (!llvm::is_contained(op->getOperands(), init->get()))
+      continue;
+    if (overwrites(op, init->get())) {
+      overwriter = op;
+    } else if (onlyReads(op, init->get())) {
+      for (OpOperand &operand : op->getOpOperands())
+        if (operand.get() == init->get())
+          reads.push_back(&operand);
+    } else {
+      return;
+    }
+  }
+  if (!overwriter || reads.empty())
+    return;
+  rewriter.setInsertionPoint(conv);
+  auto own = memref::AllocOp::create(rewriter, conv->getLoc(), type,
+                                     rewriter.getI64IntegerAttr(64));
+  linalg::FillOp::create(rewriter, conv->getLoc(), fill.getInputs().front(),
+                         own.getResult());
+  rewriter.modifyOpInPlace(conv, [&] { init->set(own.getResult()); });
+  for (OpOperand *read : reads)
+    rewriter.modifyOpInPlace(read->getOwner(),
+                             [&] { read->set(own.getResult()); });
+}
+
 /// Interchanges the loops of `op` so that they walk its one input in
 /// order, where `op` is an elementwise loop nest writing a local buffer
 /// that only library convolutions read (the flipped, transposed filter of
 /// a data gradient): storeInOrder then makes its writes follow.
 static void walkInputInOrder(linalg::GenericOp op, RewriterBase &rewriter) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      !onlyConvolutionsUse(op.getDpsInitOperand(0)->get(), op))
+    return;
+  op = loadsAsInput(op, rewriter);
+  if (op.getNumDpsInputs() != 1 ||
       op.getNumDpsInits() != 1 ||
       op.getNumLoops() != op.getNumParallelLoops())
     return;
@@ -181,10 +377,22 @@ struct ConvBufferLayoutsPass
   using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    SmallVector<memref::CollapseShapeOp> collapses;
+    getOperation().walk(
+        [&](memref::CollapseShapeOp op) { collapses.push_back(op); });
+    for (memref::CollapseShapeOp op : collapses)
+      allocateCollapsed(op, rewriter);
     SmallVector<linalg::GenericOp> generics;
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
     for (linalg::GenericOp op : generics)
       walkInputInOrder(op, rewriter);
+    SmallVector<Operation *> convolutions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isLibraryConvolution(op) && op.hasPureBufferSemantics())
+        convolutions.push_back(op);
+    });
+    for (Operation *conv : convolutions)
+      convolveIntoOwnBuffer(conv, rewriter);
 
     SmallVector<std::pair<memref::AllocOp, SmallVector<int64_t>>> changes;
     getOperation().walk([&](memref::AllocOp alloc) {

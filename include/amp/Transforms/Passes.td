@@ -294,6 +294,27 @@ def ConvBufferLayoutsPass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def CollapseContiguousLoopsPass
+    : Pass<"amp-collapse-contiguous-loops", "::mlir::func::FuncOp"> {
+  let summary = "Merge loops of a loop nest on buffers that walk contiguous "
+                "memory in every operand into one";
+  let description = [{
+    After bufferization, on the CPU: LLVM vectorizes a loop nest's
+    innermost loop, and a convolutional network's tensors end in small
+    dimensions (3x3 filters, 4x4 or 1x1 images in its last stages), so an
+    elementwise loop over (512, 512, 3, 3) runs three elements at a time.
+    Consecutive loops of a `linalg.generic` of the same kind (parallel or
+    reduction) become one (upstream `collapseOpIterationDims`) where every
+    operand indexes them, in order, as consecutive dimensions that are
+    contiguous in its memref (or indexes none of them): the same elements
+    in the same order, over a longer innermost loop. A
+    multiply-accumulate (a future library GEMM) is left as it is.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def PlanStepMemoryPass : Pass<"amp-plan-step-memory", "::mlir::ModuleOp"> {
   let summary = "Place a step's buffers at planned offsets in one workspace argument";
   let description = [{
