@@ -67,8 +67,10 @@ static bool canMerge(linalg::GenericOp op, ReassociationIndicesRef loops) {
 static SmallVector<ReassociationIndices>
 getMergeableLoops(linalg::LinalgOp linalgOp) {
   auto op = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
-  // Maps of plain loops only (a flip's `2 - d` is no dimension sequence).
+  // Maps of plain loops only (a flip's `2 - d` is no dimension sequence);
+  // no linalg.index, which would cost a delinearization per element.
   if (!op || !op.hasPureBufferSemantics() || isMultiplyAccumulate(op) ||
+      op.hasIndexSemantics() ||
       llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) ||
       !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
         return map.isProjectedPermutation();

@@ -69,7 +69,8 @@ func.func @interior(%padded: memref<2x4x10x10xf32>, %x: memref<2x4x8x8xf32>) {
 // -----
 
 // A transposed operand: its (H, W) merge, its transposed dimensions do
-// not. Left alone: a flip, a matrix product.
+// not. Left alone: a flip, a matrix product, a body that reads the loop
+// indices.
 // CHECK-LABEL: func.func @kept
 // CHECK: memref.collapse_shape %arg1 {{\[\[}}0], [1], [2, 3]] : memref<4x2x8x8xf32> into memref<4x2x64xf32>
 // CHECK: memref.collapse_shape %arg0 {{\[\[}}0], [1], [2, 3]] : memref<2x4x8x8xf32> into memref<2x4x64xf32>
@@ -90,6 +91,15 @@ func.func @kept(%x: memref<2x4x8x8xf32>, %t: memref<4x2x8x8xf32>,
                   iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%x : memref<2x4x8x8xf32>) outs(%x : memref<2x4x8x8xf32>) {
   ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%x : memref<2x4x8x8xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 3 : index
+    %n = arith.index_cast %i : index to i32
+    %v = arith.sitofp %n : i32 to f32
     linalg.yield %v : f32
   }
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
