@@ -498,6 +498,21 @@ TEST_P(ConvolutionTest, DilatedWithUnevenPadding) {
   // A data gradient's form: padding k - 1 around a dilated input.
   checkConvolution(GetParam(), 2, 5, 5, 8, 4, 3, 3, 1, 2, 2, 3);
 }
+TEST_P(ConvolutionTest, WeightGradientOnSingleOutput) {
+  // The weight gradient of PaddedSingleOutput: 1x1 maps padded to 3x3, so
+  // eight of the nine outputs see only padding and keep their values.
+  checkConvolution(GetParam(), 8, 1, 1, 32, 16, 1, 1, 1, 1, 1, 1);
+}
+TEST_P(ConvolutionTest, PaddingOnlyRowsAndTapsStridedDilated) {
+  // 2x2 maps in 3 rows of padding each side, stride 2, dilation 2: the
+  // first and last outputs and taps reach only padding.
+  checkConvolution(GetParam(), 2, 2, 2, 8, 4, 3, 3, 2, 2, 3, 3);
+}
+TEST_P(ConvolutionTest, NothingButPadding) {
+  // Stride 3 over a 1x1 map padded by 2: every window misses the map, so
+  // the output keeps its values.
+  checkConvolution(GetParam(), 2, 1, 1, 4, 4, 1, 1, 3, 1, 2, 2);
+}
 TEST_P(ConvolutionTest, WeightGradientShape) {
   // A weight gradient as a convolution: the batch is the channel and the
   // kernel spans the whole image.
