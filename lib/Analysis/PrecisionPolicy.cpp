@@ -213,6 +213,7 @@ static const char *const kDefaultClear[] = {
     "tensor.collapse_shape",
     "tensor.reshape",
     "tensor.concat",
+    "tensor.pad",
     "tensor.cast",
     "tensor.extract",
     "tensor.insert",
