@@ -98,6 +98,7 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
   funcPm.addPass(createTosaToArithPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createLinalgFoldUnitExtentDimsPass());
+  pm.addNestedPass<func::FuncOp>(createComputeSlicedConvolutionsPass());
   pm.addPass(createFuseElementwiseOpsPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;

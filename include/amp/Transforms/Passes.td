@@ -218,6 +218,27 @@ def DropMarkersPass : Pass<"amp-drop-markers", "::mlir::ModuleOp"> {
   }];
 }
 
+def ComputeSlicedConvolutionsPass
+    : Pass<"amp-compute-sliced-convolutions", "::mlir::func::FuncOp"> {
+  let summary = "A convolution read only through one slice of its result "
+                "computes that slice only";
+  let description = [{
+    On tensors. A weight gradient of a strided convolution comes out of
+    torch-mlir's decomposition as a larger convolution whose result is
+    sliced: a 3x3 filter's gradient is a 4x4 result cut to 3x3 (44% more
+    work) and, sliced, in no layout the optimizer can walk in order. Where
+    a named convolution's result has one user, an `extract_slice` with unit
+    strides (consecutive slices merged first), the convolution is
+    rewritten to compute only the slice: upstream's
+    `replaceExtractSliceWithTiledProducer` (its TilingInterface) takes the
+    input windows the slice needs, and a filled init is sliced into a
+    smaller fill.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FuseElementwiseOpsPass : Pass<"amp-fuse-elementwise-ops"> {
   let summary = "Elementwise fusion on tensors that keeps contractions "
                 "library-shaped";
