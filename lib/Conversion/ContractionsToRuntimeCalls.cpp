@@ -70,22 +70,63 @@ static bool coversWholeBuffer(Value view, Value root) {
          viewType.getNumElements() == rootType.getNumElements();
 }
 
-/// The zero fill of `out`'s buffer that the contraction `op` accumulates
-/// into, when nothing between them touches that buffer and both cover all
-/// of it (through any reshape): a GEMM that overwrites C computes the same
-/// without it.
-static linalg::FillOp findZeroFill(Operation *op, Value out) {
-  Value root = getRootBuffer(out);
-  auto fill = dyn_cast_or_null<linalg::FillOp>(
-      findNearestUser(op, root, /*forward=*/false));
-  if (!fill || !coversWholeBuffer(out, root) ||
-      !coversWholeBuffer(fill.getOutputs().front(), root))
-    return nullptr;
+/// Whether `fill` writes zeros over all of `root`.
+static bool isWholeZeroFill(linalg::FillOp fill, Value root) {
   Attribute value;
-  if (!matchPattern(fill.getInputs().front(), m_Constant(&value)))
-    return nullptr;
+  if (!fill || !coversWholeBuffer(fill.getOutputs().front(), root) ||
+      !matchPattern(fill.getInputs().front(), m_Constant(&value)))
+    return false;
   auto zero = dyn_cast<FloatAttr>(value);
-  return zero && zero.getValue().isZero() ? fill : nullptr;
+  return zero && zero.getValue().isZero();
+}
+
+/// How the zeros a contraction accumulates into got into its output
+/// buffer: a fill of it, or a copy from a buffer a fill zeroed (one zero
+/// tensor shared by several contractions bufferizes so).
+struct ZeroInit {
+  linalg::FillOp fill;
+  memref::CopyOp copy; // null where `fill` writes the output itself
+};
+
+/// The zeros of `out`'s buffer that the contraction `op` accumulates into,
+/// when nothing between their writer and `op` touches that buffer and both
+/// cover all of it (through any reshape): a call that overwrites its output
+/// computes the same without them.
+static std::optional<ZeroInit> findZeroInit(Operation *op, Value out) {
+  Value root = getRootBuffer(out);
+  if (!coversWholeBuffer(out, root))
+    return std::nullopt;
+  Operation *writer = findNearestUser(op, root, /*forward=*/false);
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(writer))
+    return isWholeZeroFill(fill, root) ? std::optional(ZeroInit{fill, {}})
+                                       : std::nullopt;
+  auto copy = dyn_cast_or_null<memref::CopyOp>(writer);
+  if (!copy || getRootBuffer(copy.getTarget()) != root ||
+      !coversWholeBuffer(copy.getTarget(), root))
+    return std::nullopt;
+  Value source = getRootBuffer(copy.getSource());
+  auto fill = dyn_cast_or_null<linalg::FillOp>(
+      findNearestUser(copy, source, /*forward=*/false));
+  if (!coversWholeBuffer(copy.getSource(), source) ||
+      !isWholeZeroFill(fill, source))
+    return std::nullopt;
+  return ZeroInit{fill, copy};
+}
+
+/// Erases what wrote the zeros `init` describes: the fill of the output,
+/// or the copy and, once nothing else reads them, the copied zeros.
+static void eraseZeroInit(ZeroInit init) {
+  if (!init.copy) {
+    init.fill->erase();
+    return;
+  }
+  Value source = getRootBuffer(init.copy.getSource());
+  init.copy->erase();
+  auto alloc = source.getDefiningOp<memref::AllocOp>();
+  if (!alloc || !alloc->hasOneUse() || *alloc->user_begin() != init.fill)
+    return;
+  init.fill->erase();
+  alloc->erase();
 }
 
 static StringRef getSymbolPrefix(GemmRuntime runtime) {
@@ -292,13 +333,13 @@ static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
   Value out = op.getDpsInitOperand(0)->get();
   Type inputType = cast<MemRefType>(lhs.getType()).getElementType();
   bool batched = !loops->batch.empty();
-  // Inputs that read C (a GEMM into its own operand) keep the fill.
-  linalg::FillOp zeroFill = findZeroFill(op, out);
-  if (zeroFill && (getRootBuffer(lhs) == getRootBuffer(out) ||
-                   getRootBuffer(rhs) == getRootBuffer(out)))
-    zeroFill = nullptr;
+  // Inputs that read C (a GEMM into its own operand) keep the zeros.
+  std::optional<ZeroInit> zeros = findZeroInit(op, out);
+  if (zeros && (getRootBuffer(lhs) == getRootBuffer(out) ||
+                getRootBuffer(rhs) == getRootBuffer(out)))
+    zeros.reset();
   const RuntimeGemm *gemm =
-      lookupRuntimeGemm(inputType, batched ? 3 : 2, /*accumulate=*/!zeroFill);
+      lookupRuntimeGemm(inputType, batched ? 3 : 2, /*accumulate=*/!zeros);
   if (!gemm || cast<MemRefType>(rhs.getType()).getElementType() != inputType ||
       !cast<MemRefType>(out.getType()).getElementType().isF32()) {
     reason = "the runtime has no GEMM for these element types";
@@ -334,8 +375,8 @@ static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
     callee->setAttr(AMPDialect::kStreamOrderedAttrName, builder.getUnitAttr());
   func::CallOp::create(builder, loc, callee, operands);
   op->erase();
-  if (zeroFill)
-    zeroFill->erase();
+  if (zeros)
+    eraseZeroInit(*zeros);
   return success();
 }
 
@@ -344,10 +385,12 @@ struct RuntimeConv {
   StringLiteral name;
   StringLiteral inputType;
   int64_t rank; // 4: plain NHWC, 5: grouped NGCHW
+  bool accumulate;
 };
 
 static constexpr RuntimeConv kRuntimeConvs[] = {
-#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK) {#NAME, #INPUT_TYPE, RANK},
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+  {#NAME, #INPUT_TYPE, RANK, ACCUMULATE},
 #include "amprt_conv.def"
 };
 
@@ -464,9 +507,17 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   Value output = op.getDpsInitOperand(0)->get();
   Type inputType = cast<MemRefType>(input.getType()).getElementType();
   std::string typeName = getRuntimeTypeName(inputType);
+  // An output of zeros is overwritten instead (inputs that read it keep
+  // them).
+  std::optional<ZeroInit> zeros = findZeroInit(op, output);
+  Value outputRoot = getRootBuffer(output);
+  if (zeros && (getRootBuffer(input) == outputRoot ||
+                getRootBuffer(filter) == outputRoot))
+    zeros.reset();
   const RuntimeConv *conv =
       llvm::find_if(kRuntimeConvs, [&](const RuntimeConv &c) {
-        return c.inputType == typeName && c.rank == layout->rank;
+        return c.inputType == typeName && c.rank == layout->rank &&
+               c.accumulate == !zeros;
       });
   if (conv == std::end(kRuntimeConvs) ||
       cast<MemRefType>(filter.getType()).getElementType() != inputType ||
@@ -497,6 +548,8 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   func::FuncOp callee = declareRuntimeFunction(module, name, operands);
   func::CallOp::create(builder, loc, callee, operands);
   op->erase();
+  if (zeros)
+    eraseZeroInit(*zeros);
   return success();
 }
 

@@ -5,7 +5,8 @@
 //   _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_{f32,f16,bf16}(in, filter, out,
 //       stride_h, stride_w, dilation_h, dilation_w,
 //       pad_top, pad_left, pad_bottom, pad_right)
-// with output += conv(zero-padded input, filter), f32 accumulation
+// with output += conv(zero-padded input, filter), f32 accumulation, or of
+// its `_overwrite_` twin, output = conv(...), where the output held zeros
 // (amprt_conv.def). Padding given here instead of in a padded copy lets
 // oneDNN skip the taps that only see zeros; filter taps and output
 // positions that see nothing but padding are cut off before oneDNN sees
@@ -35,6 +36,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -58,11 +60,42 @@ struct ConvShape {
   memory::dims outputDims, outputStrides;
 };
 
-/// Strides, dilations (linalg's: 1 is dense) and the implicit zero padding
-/// before and after the input (H, W each), as a call passes them.
+/// Strides, dilations (linalg's: 1 is dense), the implicit zero padding
+/// before and after the input (H, W each), as a call passes them, and
+/// whether the output is added to or overwritten.
 struct ConvParams {
   int64_t strides[2], dilations[2], padLow[2], padHigh[2];
+  bool accumulate;
 };
+
+/// Zeros in every element of an output (N, C, H, W) of any strides,
+/// walked in memory order: one memset where the elements are dense.
+void zeroOutput(const memory::dims &dims, const memory::dims &strides,
+                float *output) {
+  int order[4] = {0, 1, 2, 3};
+  std::stable_sort(order, order + 4,
+                   [&](int a, int b) { return strides[a] > strides[b]; });
+  int64_t dense = 1;
+  bool contiguous = true;
+  for (int i = 3; i >= 0; --i) {
+    if (dims[order[i]] != 1 && strides[order[i]] != dense)
+      contiguous = false;
+    dense *= dims[order[i]];
+  }
+  if (contiguous) {
+    std::memset(output, 0, static_cast<size_t>(dense) * sizeof(float));
+    return;
+  }
+  const int64_t *size = dims.data(), *step = strides.data();
+  for (int64_t a = 0; a < size[order[0]]; ++a)
+    for (int64_t b = 0; b < size[order[1]]; ++b)
+      for (int64_t c = 0; c < size[order[2]]; ++c) {
+        float *row = output + a * step[order[0]] + b * step[order[1]] +
+                     c * step[order[2]];
+        for (int64_t d = 0; d < size[order[3]]; ++d)
+          row[d * step[order[3]]] = 0.0f;
+      }
+}
 
 /// `params` with the padding after the input, then the input itself (in
 /// `shape`), cut to what the output reads: linalg lets a convolution's
@@ -273,6 +306,17 @@ bool useBlockedLayouts() {
   return blocked;
 }
 
+/// What the step's output gets: the sum post-op where it accumulates.
+dnnl::primitive_attr outputAttributes(const ConvParams &params) {
+  dnnl::primitive_attr attributes;
+  if (params.accumulate) {
+    dnnl::post_ops accumulate;
+    accumulate.append_sum(1.0f);
+    attributes.set_post_ops(accumulate);
+  }
+  return attributes;
+}
+
 /// A plan whose primitive picks the layouts of all three operands, or
 /// nothing where it would pick the plain ones anyway.
 std::unique_ptr<ConvPlan> makeBlockedPlan(const ConvShape &shape,
@@ -306,12 +350,9 @@ std::unique_ptr<ConvPlan> makeBlockedPlan(const ConvShape &shape,
   made->reorderFilter = true;
   made->filterReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
       cpuEngine(), made->userFilter, cpuEngine(), made->filter));
-  dnnl::post_ops accumulate;
-  accumulate.append_sum(1.0f);
-  dnnl::primitive_attr attributes;
-  attributes.set_post_ops(accumulate);
   made->outputReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-      cpuEngine(), made->output, cpuEngine(), made->userOutput, attributes));
+      cpuEngine(), made->output, cpuEngine(), made->userOutput,
+      outputAttributes(params)));
   made->supported = true;
   return made;
 }
@@ -321,7 +362,8 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<ConvPlan>> plans;
   std::vector<int64_t> key = {static_cast<int64_t>(type),
-                              static_cast<int64_t>(shape.filterDims.size())};
+                              static_cast<int64_t>(shape.filterDims.size()),
+                              params.accumulate};
   for (const int64_t *part : {params.strides, params.dilations,
                               params.padLow, params.padHigh})
     key.insert(key.end(), part, part + 2);
@@ -342,10 +384,7 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
     made->userFilter =
         memory::desc(shape.filterDims, type, shape.filterStrides);
     memory::desc anyFilter(shape.filterDims, type, memory::format_tag::any);
-    dnnl::post_ops accumulate;
-    accumulate.append_sum(1.0f);
-    dnnl::primitive_attr attributes;
-    attributes.set_post_ops(accumulate);
+    dnnl::primitive_attr attributes = outputAttributes(params);
     // oneDNN counts dilation from 0 (no gaps), linalg from 1.
     dnnl::convolution_forward::desc desc(
         dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
@@ -383,8 +422,9 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
   return *plan;
 }
 
-/// output += conv(input, filter) through oneDNN; false (nothing done)
-/// where oneDNN has no implementation for the shape.
+/// output (+)= conv(input, filter) through oneDNN; false where oneDNN has
+/// no implementation for the shape (the output then holds what it held,
+/// or zeros where the call overwrites it).
 bool convolveOneDNN(ConvShape shape, memory::data_type type, void *input,
                     void *filter, float *output, ConvParams params) {
   for (int64_t size : shape.outputDims)
@@ -393,8 +433,16 @@ bool convolveOneDNN(ConvShape shape, memory::data_type type, void *input,
   size_t elementBytes = type == memory::data_type::f32 ? 4 : 2;
   auto *inputBytes = static_cast<unsigned char *>(input);
   auto *filterBytes = static_cast<unsigned char *>(filter);
-  if (!skipPaddingOnlyWork(shape, params, elementBytes, inputBytes,
-                           filterBytes, output))
+  memory::dims outputDims = shape.outputDims;
+  float *wholeOutput = output;
+  bool anyWork = skipPaddingOnlyWork(shape, params, elementBytes, inputBytes,
+                                     filterBytes, output);
+  // Outputs cut off above get no write: they get their zeros here.
+  if (!params.accumulate && (!anyWork || shape.outputDims != outputDims)) {
+    zeroOutput(outputDims, shape.outputStrides, wholeOutput);
+    params.accumulate = true;
+  }
+  if (!anyWork)
     return true;
   input = inputBytes;
   filter = filterBytes;
@@ -478,11 +526,14 @@ template <typename T>
 void convolveNative(StridedMemRef<T, 4> *input, StridedMemRef<T, 4> *filter,
                     StridedMemRef<float, 4> *output, memory::data_type type,
                     const ConvParams &params) {
-  if (!convolveOneDNN(describePlain(input, filter, output), type,
-                      input->aligned + input->offset,
-                      filter->aligned + filter->offset,
-                      output->aligned + output->offset, params))
-    referenceConvolution(input, filter, output, params);
+  ConvShape shape = describePlain(input, filter, output);
+  float *out = output->aligned + output->offset;
+  if (convolveOneDNN(shape, type, input->aligned + input->offset,
+                     filter->aligned + filter->offset, out, params))
+    return;
+  if (!params.accumulate)
+    zeroOutput(shape.outputDims, shape.outputStrides, out);
+  referenceConvolution(input, filter, output, params);
 }
 
 /// A dense f32 copy of an f16 or bf16 operand that keeps its memory order (the
@@ -627,7 +678,7 @@ void convolveBF16(StridedMemRef<uint16_t, Rank> *input,
   convolveWidened(in, f, out, args, amprt::halfToFloat)
 
 extern "C" {
-#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK)                             \
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
   void _mlir_ciface_amp_rt_##NAME(                                             \
       StridedMemRef<C_TYPE, RANK> *input, StridedMemRef<C_TYPE, RANK> *filter, \
       StridedMemRef<float, RANK> *output, int64_t stride_h, int64_t stride_w,  \
@@ -636,7 +687,8 @@ extern "C" {
     const ConvParams params = {{stride_h, stride_w},                           \
                                {dilation_h, dilation_w},                       \
                                {pad_top, pad_left},                            \
-                               {pad_bottom, pad_right}};                       \
+                               {pad_bottom, pad_right},                        \
+                               ACCUMULATE != 0};                               \
     AMPRT_CONVOLVE_##INPUT_TYPE(input, filter, output, params);                \
   }
 #include "amprt_conv.def"

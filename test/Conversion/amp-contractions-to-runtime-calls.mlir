@@ -380,7 +380,7 @@ func.func @zero_fill_then_gemm(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %a: mem
 // CHECK: call @amp_rt_matmul_f32(
 // CHECK: linalg.fill
 // CHECK: call @amp_rt_matmul_f32(
-// CHECK-NOT: overwrite
+// CHECK-NOT: matmul_overwrite
 func.func @fills_that_stay(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %z1: memref<4x3xf32>, %z2: memref<4x3xf32>, %z3: memref<24xf32>, %s: memref<f32>) {
   %zero = arith.constant 0.0 : f32
   %half = arith.constant 0.5 : f32
@@ -395,5 +395,49 @@ func.func @fills_that_stay(%x: memref<4x8xf32>, %y: memref<8x3xf32>, %z1: memref
   %half_of_z3 = memref.subview %z3[0] [12] [1] : memref<24xf32> to memref<12xf32, strided<[1]>>
   %view = memref.expand_shape %half_of_z3 [[0, 1]] output_shape [4, 3] : memref<12xf32, strided<[1]>> into memref<4x3xf32>
   linalg.matmul ins(%x, %y : memref<4x8xf32>, memref<8x3xf32>) outs(%view : memref<4x3xf32>)
+  return
+}
+
+// -----
+
+// A convolution into zeros overwrites its output (the `_overwrite_` call): zeros
+// filled into the output itself, or copied from a buffer of zeros that
+// several convolutions share (one zero tensor, bufferized). The fill goes,
+// each copy goes, and the shared zeros go with the last copy. Zeros an
+// input reads, and ones, stay.
+// CHECK-LABEL: func.func @convolution_into_zeros
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_overwrite_f32(
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_overwrite_f32(
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_overwrite_f32(
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg5
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32(
+// CUDA-LABEL: func.func @convolution_into_zeros
+// CUDA-COUNT-4: linalg.conv_2d_nchw_fchw
+func.func @convolution_into_zeros(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf32>,
+                                  %out: memref<1x2x4x4xf32>, %out2: memref<1x2x4x4xf32>,
+                                  %out3: memref<1x2x4x4xf32>, %out4: memref<1x2x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x2x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out : memref<1x2x4x4xf32>)
+  %zeros = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%zeros : memref<1x2x4x4xf32>)
+  memref.copy %zeros, %out2 : memref<1x2x4x4xf32> to memref<1x2x4x4xf32>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out2 : memref<1x2x4x4xf32>)
+  memref.copy %zeros, %out3 : memref<1x2x4x4xf32> to memref<1x2x4x4xf32>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out3 : memref<1x2x4x4xf32>)
+  linalg.fill ins(%one : f32) outs(%out4 : memref<1x2x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out4 : memref<1x2x4x4xf32>)
   return
 }

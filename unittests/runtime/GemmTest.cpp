@@ -307,11 +307,15 @@ std::vector<float> representableValues(std::mt19937 &rng, size_t count,
 
 /// NHWC input, F x KH x KW x C filter, dense layouts; the input padded
 /// by `padLow` zeros above and to the left and `padHigh` below and to the
-/// right (the runtime's, not a copy).
+/// right (the runtime's, not a copy). Without `accumulate` the output
+/// starts as NaNs, which the call must never read. With an `outputGap`
+/// the output's pixels lie f + outputGap floats apart, and the gaps must
+/// keep their values.
 void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
                       int64_t f, int64_t kh, int64_t kw, int64_t stride,
                       int64_t dilation, int64_t padLow = 0,
-                      int64_t padHigh = 0) {
+                      int64_t padHigh = 0, bool accumulate = true,
+                      int64_t outputGap = 0) {
   int64_t oh = (h + padLow + padHigh - dilation * (kh - 1) - 1) / stride + 1;
   int64_t ow = (w + padLow + padHigh - dilation * (kw - 1) - 1) / stride + 1;
   std::mt19937 rng(11);
@@ -320,8 +324,14 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
   };
   std::vector<float> x = fill(n * h * w * c, input),
                      k = fill(f * kh * kw * c, input);
-  std::vector<float> y = fill(n * oh * ow * f, Input::F32);
+  int64_t pixel = f + outputGap;
+  std::vector<float> y = fill(n * oh * ow * pixel, Input::F32);
   std::vector<double> expected(y.begin(), y.end());
+  for (size_t e = 0; e < y.size(); ++e)
+    if (!accumulate && int64_t(e) % pixel < f) {
+      y[e] = std::nanf("");
+      expected[e] = 0.0;
+    }
   double worstSum = 0.0;
   for (int64_t b = 0; b < n; ++b)
     for (int64_t i = 0; i < oh; ++i)
@@ -340,7 +350,7 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
                 sum += term;
                 magnitude += std::fabs(term);
               }
-          expected[((b * oh + i) * ow + j) * f + o] += sum;
+          expected[((b * oh + i) * ow + j) * pixel + o] += sum;
           worstSum = std::max(worstSum, magnitude);
         }
   auto ref4 = [](auto *data, int64_t d0, int64_t d1, int64_t d2, int64_t d3) {
@@ -357,12 +367,16 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
     return ref;
   };
   auto out = ref4(y.data(), n, oh, ow, f);
+  out.strides[0] = oh * ow * pixel;
+  out.strides[1] = ow * pixel;
+  out.strides[2] = pixel;
   if (input == Input::F32) {
     auto in = ref4(x.data(), n, h, w, c);
     auto filter = ref4(k.data(), f, kh, kw, c);
-    _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32(&in, &filter, &out, stride, stride,
-                                             dilation, dilation, padLow, padLow,
-                                             padHigh, padHigh);
+    (accumulate ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32
+                : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_f32)(
+        &in, &filter, &out, stride, stride, dilation, dilation, padLow, padLow,
+        padHigh, padHigh);
   } else {
     std::vector<uint16_t> xb, kb;
     for (float v : x)
@@ -373,10 +387,14 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
                                        : amprt_f32_to_bf16(v));
     auto in = ref4(xb.data(), n, h, w, c);
     auto filter = ref4(kb.data(), f, kh, kw, c);
-    (input == Input::F16 ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16
-                         : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16)(
-        &in, &filter, &out, stride, stride, dilation, dilation, padLow, padLow,
-        padHigh, padHigh);
+    auto *convolve =
+        input == Input::F16
+            ? (accumulate ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16
+                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_f16)
+            : (accumulate ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16
+                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_bf16);
+    convolve(&in, &filter, &out, stride, stride, dilation, dilation, padLow,
+             padLow, padHigh, padHigh);
   }
   // f32 accumulation: error up to ~terms * 2^-24 of the sum of |terms|
   // (blocked summation is far better; this bound is what may be assumed).
@@ -390,7 +408,7 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
 /// against a double-precision reference.
 void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
                              int64_t f, int64_t h, int64_t w, int64_t k,
-                             int64_t stride) {
+                             int64_t stride, bool accumulate = true) {
   int64_t oh = (h - k) / stride + 1, ow = (w - k) / stride + 1;
   std::mt19937 rng(5);
   auto fill = [&](size_t count, Input type) {
@@ -400,6 +418,10 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
                      weights = fill(g * f * c * k * k, input),
                      y = fill(n * g * f * oh * ow, Input::F32);
   std::vector<double> expected(y.begin(), y.end());
+  if (!accumulate) {
+    std::fill(y.begin(), y.end(), std::nanf(""));
+    std::fill(expected.begin(), expected.end(), 0.0);
+  }
   for (int64_t b = 0; b < n; ++b)
     for (int64_t gi = 0; gi < g; ++gi)
       for (int64_t o = 0; o < f; ++o)
@@ -433,8 +455,9 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
   if (input == Input::F32) {
     auto in = ref5(x.data(), {n, g, c, h, w});
     auto filter = ref5(weights.data(), {g, f, c, k, k});
-    _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32(&in, &filter, &out, stride,
-                                               stride, 1, 1, 0, 0, 0, 0);
+    (accumulate ? _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32
+                : _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_overwrite_f32)(
+        &in, &filter, &out, stride, stride, 1, 1, 0, 0, 0, 0);
   } else {
     std::vector<uint16_t> xb, kb;
     for (float v : x)
@@ -443,8 +466,9 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
       kb.push_back(amprt_f32_to_bf16(v));
     auto in = ref5(xb.data(), {n, g, c, h, w});
     auto filter = ref5(kb.data(), {g, f, c, k, k});
-    _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_bf16(&in, &filter, &out, stride,
-                                                stride, 1, 1, 0, 0, 0, 0);
+    (accumulate ? _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_bf16
+                : _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_overwrite_bf16)(
+        &in, &filter, &out, stride, stride, 1, 1, 0, 0, 0, 0);
   }
   // Inputs exactly representable, f32 accumulation of c * k * k terms of
   // magnitude <= 1.
@@ -458,6 +482,10 @@ TEST(GroupedConvolutionTest, GroupsF32) {
 }
 TEST(GroupedConvolutionTest, DepthwiseStridedF32) {
   checkGroupedConvolution(Input::F32, 2, 16, 1, 1, 11, 11, 3, 2);
+}
+TEST(GroupedConvolutionTest, DepthwiseOverwritesF32) {
+  checkGroupedConvolution(Input::F32, 2, 16, 1, 1, 11, 11, 3, 2,
+                          /*accumulate=*/false);
 }
 TEST(GroupedConvolutionTest, GroupsBF16) {
   checkGroupedConvolution(Input::BF16, 2, 2, 8, 4, 10, 10, 3, 1);
@@ -512,6 +540,24 @@ TEST_P(ConvolutionTest, NothingButPadding) {
   // Stride 3 over a 1x1 map padded by 2: every window misses the map, so
   // the output keeps its values.
   checkConvolution(GetParam(), 2, 1, 1, 4, 4, 1, 1, 3, 1, 2, 2);
+}
+TEST_P(ConvolutionTest, OverwritesPaddedStrided) {
+  checkConvolution(GetParam(), 2, 6, 6, 8, 8, 3, 3, 2, 1, 1, 1,
+                   /*accumulate=*/false);
+}
+TEST_P(ConvolutionTest, OverwritesOutputsThatSeeOnlyPadding) {
+  // The outputs cut off because they see only padding still get zeros.
+  checkConvolution(GetParam(), 8, 1, 1, 32, 16, 1, 1, 1, 1, 1, 1,
+                   /*accumulate=*/false);
+}
+TEST_P(ConvolutionTest, OverwritesStridedOutputThatSeesOnlyPadding) {
+  // Zeros for the outputs cut off, written through the output's strides.
+  checkConvolution(GetParam(), 2, 1, 1, 8, 4, 1, 1, 1, 1, 1, 1,
+                   /*accumulate=*/false, /*outputGap=*/3);
+}
+TEST_P(ConvolutionTest, OverwritesWithNothingButPadding) {
+  checkConvolution(GetParam(), 2, 1, 1, 4, 4, 1, 1, 3, 1, 2, 2,
+                   /*accumulate=*/false);
 }
 TEST_P(ConvolutionTest, WeightGradientShape) {
   // A weight gradient as a convolution: the batch is the channel and the
