@@ -11,18 +11,6 @@
 using namespace mlir;
 using namespace mlir::amp;
 
-namespace {
-/// tensor.generate computes its elements in a region: kept as written, and
-/// autocast does not paint inside.
-template <typename OpTy>
-struct PayloadBoundaryModel
-    : public AutocastOpInterface::ExternalModel<PayloadBoundaryModel<OpTy>,
-                                                OpTy> {
-  static std::optional<OpCategory> getStructuralCategory() {
-    return OpCategory::Boundary;
-  }
-  static bool hasPayloadRegions() { return true; }
-};
 /// The constant every padded element of `op` gets, if it has one.
 static std::optional<APFloat> getConstantPadding(tensor::PadOp op) {
   Value yielded = op.getConstantPaddingValue();
@@ -45,6 +33,19 @@ static bool isExactInHalfTypes(const APFloat &value) {
   }
   return true;
 }
+
+namespace {
+/// tensor.generate computes its elements in a region: kept as written, and
+/// autocast does not paint inside.
+template <typename OpTy>
+struct PayloadBoundaryModel
+    : public AutocastOpInterface::ExternalModel<PayloadBoundaryModel<OpTy>,
+                                                OpTy> {
+  static std::optional<OpCategory> getStructuralCategory() {
+    return OpCategory::Boundary;
+  }
+  static bool hasPayloadRegions() { return true; }
+};
 
 /// tensor.pad moves data (clear in the default policy): with a constant
 /// padding value both half types hold exactly (zeros, a max-pool's -inf)
