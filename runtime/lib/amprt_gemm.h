@@ -19,7 +19,7 @@ extern "C" {
                                   StridedMemRef<C_TYPE, RANK> *b,              \
                                   StridedMemRef<float, RANK> *c);
 #include "amprt_gemm.def"
-#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, REVERSED)       \
   void _mlir_ciface_amp_rt_##NAME(                                             \
       StridedMemRef<C_TYPE, RANK> *input, StridedMemRef<C_TYPE, RANK> *filter, \
       StridedMemRef<float, RANK> *output, int64_t stride_h, int64_t stride_w,  \

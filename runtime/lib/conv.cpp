@@ -7,7 +7,12 @@
 //       pad_top, pad_left, pad_bottom, pad_right)
 // with output += conv(zero-padded input, filter), f32 accumulation, or of
 // its `_overwrite_` twin, output = conv(...), where the output held zeros
-// (amprt_conv.def). Padding given here instead of in a padded copy lets
+// (amprt_conv.def), or of a `_reversed_` one, whose filter taps are read in
+// reverse order (a data gradient: torch-mlir convolves with a spatially
+// flipped copy of the weights, which the compiler leaves out). A reversed
+// filter is a view with negative H and W strides here; with stride 1 it is
+// oneDNN's backward-data convolution of the stored weights, otherwise it is
+// copied in order first. Padding given here instead of in a padded copy lets
 // oneDNN skip the taps that only see zeros; filter taps and output
 // positions that see nothing but padding are cut off before oneDNN sees
 // the convolution (on 1x1 feature maps a 3x3 convolution is a 1x1 one).
@@ -53,7 +58,7 @@ using dnnl::memory;
 
 /// A convolution as oneDNN takes it: input and output (N, C, H, W), the
 /// filter (O, I, KH, KW) or, grouped, (G, O, I, KH, KW); dims and strides
-/// in elements.
+/// in elements. Negative KH and KW strides: the taps reversed.
 struct ConvShape {
   memory::dims inputDims, inputStrides;
   memory::dims filterDims, filterStrides;
@@ -155,7 +160,7 @@ bool unusedEnds(int64_t count, Used used, int64_t &lead, int64_t &trail) {
 /// (ResNet-18 on 32x32 images) does 9x the work that reaches the output.
 /// False where nothing reaches the output at all.
 bool skipPaddingOnlyWork(ConvShape &shape, ConvParams &params,
-                         size_t elementBytes, unsigned char *&input,
+                         int64_t elementBytes, unsigned char *&input,
                          unsigned char *&filter, float *&output) {
   size_t filterRank = shape.filterDims.size();
   for (int i = 0; i < 2; ++i) {
@@ -241,7 +246,13 @@ std::optional<ConvShape> describeGrouped(const StridedMemRef<T, 5> *input,
 
 struct ConvPlan {
   bool supported = false; // false where oneDNN has no implementation
-  dnnl::convolution_forward primitive;
+  dnnl::primitive primitive;
+  // A forward convolution reads SRC and writes DST; a backward-data one
+  // (reversed taps) reads DIFF_DST and writes DIFF_SRC, and takes the
+  // filter from its first stored element, `filterOrigin` elements from the
+  // reversed view's first tap.
+  int inputArg = DNNL_ARG_SRC, outputArg = DNNL_ARG_DST;
+  int64_t filterOrigin = 0;
   memory::desc input, userFilter, filter, output;
   bool reorderFilter = false;
   dnnl::reorder filterReorder; // into the primitive's layout, in scratch
@@ -317,6 +328,22 @@ dnnl::primitive_attr outputAttributes(const ConvParams &params) {
   return attributes;
 }
 
+/// The reorders of a plan whose primitive runs on the layouts it chose
+/// (`input`, `filter`, `output`): the step's operands in, the output out,
+/// added to the step's where the call accumulates.
+void addBlockedReorders(ConvPlan &plan, const ConvParams &params) {
+  plan.blocked = true;
+  plan.inputReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
+      cpuEngine(), plan.userInput, cpuEngine(), plan.input));
+  plan.reorderFilter = true;
+  plan.filterReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
+      cpuEngine(), plan.userFilter, cpuEngine(), plan.filter));
+  plan.outputReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
+      cpuEngine(), plan.output, cpuEngine(), plan.userOutput,
+      outputAttributes(params)));
+  plan.supported = true;
+}
+
 /// A plan whose primitive picks the layouts of all three operands, or
 /// nothing where it would pick the plain ones anyway.
 std::unique_ptr<ConvPlan> makeBlockedPlan(const ConvShape &shape,
@@ -336,7 +363,6 @@ std::unique_ptr<ConvPlan> makeBlockedPlan(const ConvShape &shape,
   if (!isDirectKernel(pd.impl_info_str()))
     return nullptr;
   auto made = std::make_unique<ConvPlan>();
-  made->blocked = true;
   made->primitive = dnnl::convolution_forward(pd);
   made->userInput = memory::desc(shape.inputDims, type, shape.inputStrides);
   made->userFilter = memory::desc(shape.filterDims, type, shape.filterStrides);
@@ -345,15 +371,97 @@ std::unique_ptr<ConvPlan> makeBlockedPlan(const ConvShape &shape,
   made->input = pd.src_desc();
   made->filter = pd.weights_desc();
   made->output = pd.dst_desc();
-  made->inputReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-      cpuEngine(), made->userInput, cpuEngine(), made->input));
-  made->reorderFilter = true;
-  made->filterReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-      cpuEngine(), made->userFilter, cpuEngine(), made->filter));
-  made->outputReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-      cpuEngine(), made->output, cpuEngine(), made->userOutput,
-      outputAttributes(params)));
-  made->supported = true;
+  addBlockedReorders(*made, params);
+  return made;
+}
+
+/// Whether `shape`'s filter taps are reversed (negative H and W strides).
+bool hasReversedTaps(const ConvShape &shape) {
+  size_t rank = shape.filterStrides.size();
+  return shape.filterStrides[rank - 2] < 0 || shape.filterStrides[rank - 1] < 0;
+}
+
+/// A stride-1 convolution with reversed taps as oneDNN's backward-data
+/// convolution of the stored filter: its diff_dst is our input, its
+/// diff_src our output, its weights the stored filter with the first two
+/// (ungrouped) dimensions swapped, (C, F, KH, KW); the taps reaching d*(K-1)
+/// past each output make its padding d*(K-1) minus ours. Nothing where
+/// that padding would be negative, or the primitive is not a direct kernel.
+std::unique_ptr<ConvPlan> makeBackwardDataPlan(const ConvShape &shape,
+                                               memory::data_type type,
+                                               const ConvParams &params) {
+  if (params.strides[0] != 1 || params.strides[1] != 1 || !useBlockedLayouts())
+    return nullptr;
+  size_t rank = shape.filterDims.size();
+  memory::dims weightDims = shape.filterDims,
+               weightStrides = shape.filterStrides;
+  std::swap(weightDims[rank - 4], weightDims[rank - 3]);
+  std::swap(weightStrides[rank - 4], weightStrides[rank - 3]);
+  int64_t origin = 0;
+  memory::dims padLow(2), padHigh(2);
+  for (int i = 0; i < 2; ++i) {
+    size_t dim = rank - 2 + i;
+    if (weightStrides[dim] > 0)
+      return nullptr;
+    origin += (weightDims[dim] - 1) * weightStrides[dim];
+    weightStrides[dim] = -weightStrides[dim];
+    int64_t reach = params.dilations[i] * (weightDims[dim] - 1);
+    padLow[i] = reach - params.padLow[i];
+    padHigh[i] = reach - params.padHigh[i];
+    if (padLow[i] < 0 || padHigh[i] < 0)
+      return nullptr;
+  }
+  memory::dims unitStrides{1, 1},
+      dilations{params.dilations[0] - 1, params.dilations[1] - 1};
+  auto any = [](const memory::dims &dims, memory::data_type elementType) {
+    return memory::desc(dims, elementType, memory::format_tag::any);
+  };
+  dnnl::convolution_forward::desc hintDesc(
+      dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
+      any(shape.outputDims, type), any(weightDims, type),
+      any(shape.inputDims, type), unitStrides, dilations, padLow, padHigh);
+  dnnl::convolution_forward::primitive_desc hint(hintDesc, cpuEngine());
+  auto made = std::make_unique<ConvPlan>();
+  made->inputArg = DNNL_ARG_DIFF_DST;
+  made->outputArg = DNNL_ARG_DIFF_SRC;
+  made->filterOrigin = origin;
+  made->userInput = memory::desc(shape.inputDims, type, shape.inputStrides);
+  made->userFilter = memory::desc(weightDims, type, weightStrides);
+  made->userOutput = memory::desc(shape.outputDims, memory::data_type::f32,
+                                  shape.outputStrides);
+  // On the step's own input and output where a direct kernel takes them
+  // and the output is overwritten (the primitive has no sum post-op).
+  if (!params.accumulate) {
+    dnnl::convolution_backward_data::desc desc(
+        dnnl::algorithm::convolution_direct, made->userOutput,
+        any(weightDims, type), made->userInput, unitStrides, dilations, padLow,
+        padHigh);
+    dnnl::convolution_backward_data::primitive_desc pd(desc, cpuEngine(), hint);
+    if (isDirectKernel(pd.impl_info_str())) {
+      made->primitive = dnnl::convolution_backward_data(pd);
+      made->input = made->userInput;
+      made->output = made->userOutput;
+      made->filter = pd.weights_desc();
+      made->reorderFilter = made->filter != made->userFilter;
+      if (made->reorderFilter)
+        made->filterReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
+            cpuEngine(), made->userFilter, cpuEngine(), made->filter));
+      made->supported = true;
+      return made;
+    }
+  }
+  dnnl::convolution_backward_data::desc desc(
+      dnnl::algorithm::convolution_direct,
+      any(shape.outputDims, memory::data_type::f32), any(weightDims, type),
+      any(shape.inputDims, type), unitStrides, dilations, padLow, padHigh);
+  dnnl::convolution_backward_data::primitive_desc pd(desc, cpuEngine(), hint);
+  if (!isDirectKernel(pd.impl_info_str()))
+    return nullptr;
+  made->primitive = dnnl::convolution_backward_data(pd);
+  made->input = pd.diff_dst_desc();
+  made->filter = pd.weights_desc();
+  made->output = pd.diff_src_desc();
+  addBlockedReorders(*made, params);
   return made;
 }
 
@@ -375,6 +483,17 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
   std::unique_ptr<ConvPlan> &plan = plans[key];
   if (plan)
     return *plan;
+  if (hasReversedTaps(shape)) {
+    try {
+      plan = makeBackwardDataPlan(shape, type, params);
+    } catch (const dnnl::error &) {
+      plan.reset();
+    }
+    // Unsupported: the caller copies the taps in order.
+    if (!plan)
+      plan = std::make_unique<ConvPlan>();
+    return *plan;
+  }
   auto made = std::make_unique<ConvPlan>();
   std::string impl;
   try {
@@ -422,6 +541,37 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
   return *plan;
 }
 
+/// The filter of `shape` copied, taps in order, into this thread's buffer
+/// (dense, dimensions in the filter's order); `shape` and `filter` then
+/// describe the copy.
+void copyTapsInOrder(ConvShape &shape, int64_t elementBytes,
+                     unsigned char *&filter) {
+  thread_local std::vector<unsigned char> storage;
+  size_t rank = shape.filterDims.size();
+  int64_t count = 1;
+  memory::dims dense(rank);
+  for (size_t d = rank; d-- > 0;) {
+    dense[d] = count;
+    count *= shape.filterDims[d];
+  }
+  storage.resize(static_cast<size_t>(count * elementBytes));
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t element = 0; element < count; ++element) {
+    int64_t from = 0;
+    for (size_t d = 0; d < rank; ++d)
+      from += index[d] * shape.filterStrides[d];
+    std::memcpy(storage.data() + element * elementBytes,
+                filter + from * elementBytes, elementBytes);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < shape.filterDims[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  shape.filterStrides = dense;
+  filter = storage.data();
+}
+
 /// output (+)= conv(input, filter) through oneDNN; false where oneDNN has
 /// no implementation for the shape (the output then holds what it held,
 /// or zeros where the call overwrites it).
@@ -430,7 +580,7 @@ bool convolveOneDNN(ConvShape shape, memory::data_type type, void *input,
   for (int64_t size : shape.outputDims)
     if (size == 0)
       return true;
-  size_t elementBytes = type == memory::data_type::f32 ? 4 : 2;
+  int64_t elementBytes = type == memory::data_type::f32 ? 4 : 2;
   auto *inputBytes = static_cast<unsigned char *>(input);
   auto *filterBytes = static_cast<unsigned char *>(filter);
   memory::dims outputDims = shape.outputDims;
@@ -445,11 +595,16 @@ bool convolveOneDNN(ConvShape shape, memory::data_type type, void *input,
   if (!anyWork)
     return true;
   input = inputBytes;
-  filter = filterBytes;
   trimUnreadInput(shape, params);
-  ConvPlan &plan = lookupPlan(shape, type, params);
+  ConvPlan *found = &lookupPlan(shape, type, params);
+  if (!found->supported && hasReversedTaps(shape)) {
+    copyTapsInOrder(shape, elementBytes, filterBytes);
+    found = &lookupPlan(shape, type, params);
+  }
+  ConvPlan &plan = *found;
   if (!plan.supported)
     return false;
+  filter = filterBytes + plan.filterOrigin * elementBytes;
   dnnl::engine &engine = cpuEngine();
   dnnl::stream &stream = amprt::cpuStream();
   ConvScratch &scratch = convScratch();
@@ -462,9 +617,9 @@ bool convolveOneDNN(ConvShape shape, memory::data_type type, void *input,
     memory blockedOutput(plan.output, engine, scratch.output.get(plan.output));
     plan.inputReorder.execute(stream, userInput, blockedInput);
     plan.filterReorder.execute(stream, userFilter, blockedFilter);
-    plan.primitive.execute(stream, {{DNNL_ARG_SRC, blockedInput},
+    plan.primitive.execute(stream, {{plan.inputArg, blockedInput},
                                     {DNNL_ARG_WEIGHTS, blockedFilter},
-                                    {DNNL_ARG_DST, blockedOutput}});
+                                    {plan.outputArg, blockedOutput}});
     plan.outputReorder.execute(stream, blockedOutput, userOutput);
     stream.wait();
     return true;
@@ -477,9 +632,9 @@ bool convolveOneDNN(ConvShape shape, memory::data_type type, void *input,
     weights = memory(plan.filter, engine, scratch.filter.get(plan.filter));
     plan.filterReorder.execute(stream, userFilter, weights);
   }
-  plan.primitive.execute(
-      stream,
-      {{DNNL_ARG_SRC, in}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, out}});
+  plan.primitive.execute(stream, {{plan.inputArg, in},
+                                  {DNNL_ARG_WEIGHTS, weights},
+                                  {plan.outputArg, out}});
   stream.wait();
   return true;
 }
@@ -547,8 +702,9 @@ StridedMemRef<float, Rank> widen16(const StridedMemRef<uint16_t, Rank> *ref,
   int order[Rank];
   for (int d = 0; d < Rank; ++d)
     order[d] = d;
+  // By magnitude: a reversed filter's negative strides walk it backwards.
   std::stable_sort(order, order + Rank, [&](int a, int b) {
-    return ref->strides[a] > ref->strides[b];
+    return std::llabs(ref->strides[a]) > std::llabs(ref->strides[b]);
   });
   StridedMemRef<float, Rank> wide;
   int64_t count = 1;
@@ -668,6 +824,22 @@ void convolveBF16(StridedMemRef<uint16_t, Rank> *input,
     convolveWidened(input, filter, output, params, amprt::bfloat16ToFloat);
 }
 
+/// `filter` (F x KH x KW x C, or G x F x C x KH x KW) with its taps read in
+/// reverse order in H and W: a view with negative strides from the last
+/// tap, which the code above takes as such.
+template <typename T, int Rank>
+StridedMemRef<T, Rank> reverseTaps(const StridedMemRef<T, Rank> &filter,
+                                   bool reversed) {
+  StridedMemRef<T, Rank> view = filter;
+  if (!reversed)
+    return view;
+  for (int dim : {Rank == 4 ? 1 : 3, Rank == 4 ? 2 : 4}) {
+    view.offset += std::max<int64_t>(view.sizes[dim] - 1, 0) * view.strides[dim];
+    view.strides[dim] = -view.strides[dim];
+  }
+  return view;
+}
+
 } // namespace
 
 // Every convolution of amprt_conv.def, by its input type.
@@ -678,7 +850,7 @@ void convolveBF16(StridedMemRef<uint16_t, Rank> *input,
   convolveWidened(in, f, out, args, amprt::halfToFloat)
 
 extern "C" {
-#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, REVERSED)       \
   void _mlir_ciface_amp_rt_##NAME(                                             \
       StridedMemRef<C_TYPE, RANK> *input, StridedMemRef<C_TYPE, RANK> *filter, \
       StridedMemRef<float, RANK> *output, int64_t stride_h, int64_t stride_w,  \
@@ -689,7 +861,8 @@ extern "C" {
                                {pad_top, pad_left},                            \
                                {pad_bottom, pad_right},                        \
                                ACCUMULATE != 0};                               \
-    AMPRT_CONVOLVE_##INPUT_TYPE(input, filter, output, params);                \
+    StridedMemRef<C_TYPE, RANK> taps = reverseTaps(*filter, REVERSED != 0);    \
+    AMPRT_CONVOLVE_##INPUT_TYPE(input, &taps, output, params);                 \
   }
 #include "amprt_conv.def"
 } // extern "C"

@@ -310,12 +310,13 @@ std::vector<float> representableValues(std::mt19937 &rng, size_t count,
 /// right (the runtime's, not a copy). Without `accumulate` the output
 /// starts as NaNs, which the call must never read. With an `outputGap`
 /// the output's pixels lie f + outputGap floats apart, and the gaps must
-/// keep their values.
+/// keep their values. With `reversed` the `_reversed` entry point reads
+/// the filter's taps in reverse order in H and W (a data gradient).
 void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
                       int64_t f, int64_t kh, int64_t kw, int64_t stride,
                       int64_t dilation, int64_t padLow = 0,
                       int64_t padHigh = 0, bool accumulate = true,
-                      int64_t outputGap = 0) {
+                      int64_t outputGap = 0, bool reversed = false) {
   int64_t oh = (h + padLow + padHigh - dilation * (kh - 1) - 1) / stride + 1;
   int64_t ow = (w + padLow + padHigh - dilation * (kw - 1) - 1) / stride + 1;
   std::mt19937 rng(11);
@@ -345,8 +346,10 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
                 int64_t column = j * stride + q * dilation - padLow;
                 if (row < 0 || row >= h || column < 0 || column >= w)
                   continue; // a zero of the padding
+                int64_t tapH = reversed ? kh - 1 - p : p;
+                int64_t tapW = reversed ? kw - 1 - q : q;
                 double term = double(x[((b * h + row) * w + column) * c + ch]) *
-                              double(k[((o * kh + p) * kw + q) * c + ch]);
+                              double(k[((o * kh + tapH) * kw + tapW) * c + ch]);
                 sum += term;
                 magnitude += std::fabs(term);
               }
@@ -373,10 +376,14 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
   if (input == Input::F32) {
     auto in = ref4(x.data(), n, h, w, c);
     auto filter = ref4(k.data(), f, kh, kw, c);
-    (accumulate ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32
-                : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_f32)(
-        &in, &filter, &out, stride, stride, dilation, dilation, padLow, padLow,
-        padHigh, padHigh);
+    auto *convolve =
+        reversed ? (accumulate
+                        ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_reversed_f32
+                        : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_reversed_overwrite_f32)
+                 : (accumulate ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f32
+                               : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_f32);
+    convolve(&in, &filter, &out, stride, stride, dilation, dilation, padLow,
+             padLow, padHigh, padHigh);
   } else {
     std::vector<uint16_t> xb, kb;
     for (float v : x)
@@ -389,10 +396,20 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
     auto filter = ref4(kb.data(), f, kh, kw, c);
     auto *convolve =
         input == Input::F16
-            ? (accumulate ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16
-                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_f16)
-            : (accumulate ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16
-                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_bf16);
+            ? (reversed
+                   ? (accumulate
+                          ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_reversed_f16
+                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_reversed_overwrite_f16)
+                   : (accumulate
+                          ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_f16
+                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_f16))
+            : (reversed
+                   ? (accumulate
+                          ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_reversed_bf16
+                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_reversed_overwrite_bf16)
+                   : (accumulate
+                          ? _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_bf16
+                          : _mlir_ciface_amp_rt_conv2d_nhwc_fhwc_overwrite_bf16));
     convolve(&in, &filter, &out, stride, stride, dilation, dilation, padLow,
              padLow, padHigh, padHigh);
   }
@@ -408,7 +425,8 @@ void checkConvolution(Input input, int64_t n, int64_t h, int64_t w, int64_t c,
 /// against a double-precision reference.
 void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
                              int64_t f, int64_t h, int64_t w, int64_t k,
-                             int64_t stride, bool accumulate = true) {
+                             int64_t stride, bool accumulate = true,
+                             bool reversed = false) {
   int64_t oh = (h - k) / stride + 1, ow = (w - k) / stride + 1;
   std::mt19937 rng(5);
   auto fill = [&](size_t count, Input type) {
@@ -435,8 +453,10 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
                                    p) *
                                       w +
                                   j * stride + q]) *
-                         double(weights[(((gi * f + o) * c + ch) * k + p) * k +
-                                        q]);
+                         double(weights[(((gi * f + o) * c + ch) * k +
+                                         (reversed ? k - 1 - p : p)) *
+                                            k +
+                                        (reversed ? k - 1 - q : q)]);
             expected[(((b * g + gi) * f + o) * oh + i) * ow + j] += sum;
           }
   auto ref5 = [](auto *data, std::array<int64_t, 5> sizes) {
@@ -455,8 +475,11 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
   if (input == Input::F32) {
     auto in = ref5(x.data(), {n, g, c, h, w});
     auto filter = ref5(weights.data(), {g, f, c, k, k});
-    (accumulate ? _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32
-                : _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_overwrite_f32)(
+    (reversed ? (accumulate
+                     ? _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_reversed_f32
+                     : _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_reversed_overwrite_f32)
+              : (accumulate ? _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_f32
+                            : _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_overwrite_f32))(
         &in, &filter, &out, stride, stride, 1, 1, 0, 0, 0, 0);
   } else {
     std::vector<uint16_t> xb, kb;
@@ -466,8 +489,11 @@ void checkGroupedConvolution(Input input, int64_t n, int64_t g, int64_t c,
       kb.push_back(amprt_f32_to_bf16(v));
     auto in = ref5(xb.data(), {n, g, c, h, w});
     auto filter = ref5(kb.data(), {g, f, c, k, k});
-    (accumulate ? _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_bf16
-                : _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_overwrite_bf16)(
+    (reversed ? (accumulate
+                     ? _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_reversed_bf16
+                     : _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_reversed_overwrite_bf16)
+              : (accumulate ? _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_bf16
+                            : _mlir_ciface_amp_rt_conv2d_ngchw_gfchw_overwrite_bf16))(
         &in, &filter, &out, stride, stride, 1, 1, 0, 0, 0, 0);
   }
   // Inputs exactly representable, f32 accumulation of c * k * k terms of
@@ -489,6 +515,22 @@ TEST(GroupedConvolutionTest, DepthwiseOverwritesF32) {
 }
 TEST(GroupedConvolutionTest, GroupsBF16) {
   checkGroupedConvolution(Input::BF16, 2, 2, 8, 4, 10, 10, 3, 1);
+}
+TEST(GroupedConvolutionTest, ReversedGroupsF32) {
+  checkGroupedConvolution(Input::F32, 2, 4, 3, 5, 9, 9, 3, 1);
+  checkGroupedConvolution(Input::F32, 2, 4, 3, 5, 9, 9, 3, 1,
+                          /*accumulate=*/false, /*reversed=*/true);
+}
+TEST(GroupedConvolutionTest, ReversedDepthwiseF32) {
+  // A depthwise data gradient (stride 1), overwriting and accumulating.
+  checkGroupedConvolution(Input::F32, 2, 16, 1, 1, 11, 11, 3, 1,
+                          /*accumulate=*/false, /*reversed=*/true);
+  checkGroupedConvolution(Input::F32, 2, 16, 1, 1, 11, 11, 3, 1,
+                          /*accumulate=*/true, /*reversed=*/true);
+}
+TEST(GroupedConvolutionTest, ReversedGroupsBF16) {
+  checkGroupedConvolution(Input::BF16, 2, 2, 8, 4, 10, 10, 3, 1,
+                          /*accumulate=*/false, /*reversed=*/true);
 }
 
 class ConvolutionTest : public ::testing::TestWithParam<Input> {};
@@ -558,6 +600,41 @@ TEST_P(ConvolutionTest, OverwritesStridedOutputThatSeesOnlyPadding) {
 TEST_P(ConvolutionTest, OverwritesWithNothingButPadding) {
   checkConvolution(GetParam(), 2, 1, 1, 4, 4, 1, 1, 3, 1, 2, 2,
                    /*accumulate=*/false);
+}
+TEST_P(ConvolutionTest, ReversedDataGradient) {
+  // A 3x3 padding-1 layer's data gradient: padding 1 = (3 - 1) - 1, both
+  // into zeros and accumulating.
+  checkConvolution(GetParam(), 2, 8, 8, 16, 8, 3, 3, 1, 1, 1, 1,
+                   /*accumulate=*/false, 0, /*reversed=*/true);
+  checkConvolution(GetParam(), 2, 8, 8, 16, 8, 3, 3, 1, 1, 1, 1,
+                   /*accumulate=*/true, 0, /*reversed=*/true);
+}
+TEST_P(ConvolutionTest, ReversedUnpaddedNonSquare) {
+  // A valid (unpadded) layer's data gradient is padded by k - 1: here the
+  // caller pads 2 rows and 1 column, uneven filters, a strided output.
+  checkConvolution(GetParam(), 2, 6, 7, 8, 4, 3, 2, 1, 1, 2, 1,
+                   /*accumulate=*/false, /*outputGap=*/2, /*reversed=*/true);
+}
+TEST_P(ConvolutionTest, ReversedDilatedUnevenPadding) {
+  checkConvolution(GetParam(), 2, 5, 5, 8, 4, 3, 3, 1, 2, 2, 3,
+                   /*accumulate=*/true, 0, /*reversed=*/true);
+}
+TEST_P(ConvolutionTest, ReversedSingleOutput) {
+  // 1x1 maps padded by 1: eight of nine taps are cut off before oneDNN.
+  checkConvolution(GetParam(), 4, 1, 1, 32, 16, 3, 3, 1, 1, 1, 1,
+                   /*accumulate=*/false, 0, /*reversed=*/true);
+}
+TEST_P(ConvolutionTest, ReversedStrided) {
+  // Stride 2 has no backward-data form: the taps are copied in order and
+  // convolved forward.
+  checkConvolution(GetParam(), 2, 9, 9, 4, 8, 3, 3, 2, 1, 1, 1,
+                   /*accumulate=*/true, 0, /*reversed=*/true);
+}
+TEST_P(ConvolutionTest, ReversedPaddingWiderThanFilter) {
+  // Padding 3 above a 2-tap filter: the outputs that see only padding are
+  // cut off first (zeros from the runtime), the rest is backward data.
+  checkConvolution(GetParam(), 2, 4, 4, 4, 8, 2, 2, 1, 1, 3, 2,
+                   /*accumulate=*/false, 0, /*reversed=*/true);
 }
 TEST_P(ConvolutionTest, WeightGradientShape) {
   // A weight gradient as a convolution: the batch is the channel and the
