@@ -15,6 +15,7 @@
 #include "amp/Utils/Buffers.h"
 #include "amp/Utils/Contractions.h"
 #include "amp/Utils/Padding.h"
+#include "amp/Utils/ReversedCopies.h"
 #include "amp/Utils/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,6 +25,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::amp {
@@ -386,11 +389,12 @@ struct RuntimeConv {
   StringLiteral inputType;
   int64_t rank; // 4: plain NHWC, 5: grouped NGCHW
   bool accumulate;
+  bool reversed; // the filter's taps read in reverse order in H and W
 };
 
 static constexpr RuntimeConv kRuntimeConvs[] = {
-#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
-  {#NAME, #INPUT_TYPE, RANK, ACCUMULATE},
+#define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, REVERSED)       \
+  {#NAME, #INPUT_TYPE, RANK, ACCUMULATE, REVERSED},
 #include "amprt_conv.def"
 };
 
@@ -485,8 +489,8 @@ static ConvInput getConvInput(linalg::LinalgOp op,
 /// strides, dilations and the input's padding as i64.
 static LogicalResult convertConvolution(linalg::LinalgOp op,
                                         const ConvInput &convInput,
-                                        GemmRuntime runtime, ModuleOp module,
-                                        std::string &reason) {
+                                        bool reversedTaps, GemmRuntime runtime,
+                                        ModuleOp module, std::string &reason) {
   std::optional<ConvLayout> layout = getConvLayout(op);
   if (!layout) {
     reason = ("the runtime has no " + op->getName().getStringRef() +
@@ -517,7 +521,7 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   const RuntimeConv *conv =
       llvm::find_if(kRuntimeConvs, [&](const RuntimeConv &c) {
         return c.inputType == typeName && c.rank == layout->rank &&
-               c.accumulate == !zeros;
+               c.accumulate == !zeros && c.reversed == reversedTaps;
       });
   if (conv == std::end(kRuntimeConvs) ||
       cast<MemRefType>(filter.getType()).getElementType() != inputType ||
@@ -553,6 +557,103 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   return success();
 }
 
+/// Whether `op` is a buffer convolution of a layout and element types the
+/// runtime has calls for.
+static bool hasRuntimeConvolution(linalg::LinalgOp op) {
+  std::optional<ConvLayout> layout = getConvLayout(op);
+  if (!layout || !op.hasPureBufferSemantics())
+    return false;
+  Type inputType = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  std::string typeName = getRuntimeTypeName(inputType);
+  return getElementTypeOrSelf(op.getDpsInputOperand(1)->get()) == inputType &&
+         getElementTypeOrSelf(op.getDpsInitOperand(0)->get()).isF32() &&
+         llvm::any_of(kRuntimeConvs, [&](const RuntimeConv &conv) {
+           return conv.inputType == typeName && conv.rank == layout->rank;
+         });
+}
+
+/// Whether `filter`, a view of `root` that `conv` reads as its filter,
+/// has exactly the dimensions of `root` that `reversed` marks as its
+/// spatial (KH, KW) ones.
+static bool reversesTaps(linalg::LinalgOp conv, Value filter, Value root,
+                         const llvm::SmallBitVector &reversed) {
+  std::optional<ConvLayout> layout = getConvLayout(conv);
+  std::optional<SmallVector<int64_t>> dims = getViewDims(filter, root);
+  if (!layout || !dims)
+    return false;
+  // The call's filter is FHWC (rank 4) or GFCHW (rank 5).
+  ArrayRef<int64_t> spatial = ArrayRef(layout->filter).drop_front(
+      layout->rank == 4 ? 1 : 3).take_front(2);
+  llvm::SmallBitVector taps(reversed.size());
+  for (int64_t dim : spatial) {
+    if (dim < 0)
+      return false;
+    taps.set((*dims)[dim]);
+  }
+  return taps == reversed;
+}
+
+/// The convolutions among `candidates` whose filter is a copy reversed in
+/// H and W (torch-mlir's data gradients), which from here on read the copy
+/// made in order, or what it copies, with their taps reversed (the
+/// runtime's `_reversed` calls). A copy is made in order only when every
+/// reader is such a convolution, after it in its block.
+static llvm::SmallPtrSet<Operation *, 16>
+readReversedFiltersInOrder(ArrayRef<linalg::LinalgOp> candidates) {
+  llvm::MapVector<Value, SmallVector<linalg::LinalgOp>> byFilter;
+  for (linalg::LinalgOp op : candidates)
+    if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
+        hasRuntimeConvolution(op))
+      byFilter[getRootBuffer(op.getDpsInputOperand(1)->get())].push_back(op);
+  llvm::SmallPtrSet<Operation *, 16> reversedConvs;
+  for (auto &[root, convs] : byFilter) {
+    std::optional<ReversedCopy> reversed = matchReversedCopy(root);
+    if (!reversed)
+      continue;
+    // Every use: the copy, a transposed or cast view, or one of `convs`
+    // reading it as its filter with the reversed dimensions as taps.
+    bool allReversedTaps = true;
+    SmallVector<Value> views = {root};
+    Operation *lastReader = nullptr;
+    while (!views.empty() && allReversedTaps) {
+      Value view = views.pop_back_val();
+      for (OpOperand &use : view.getUses()) {
+        Operation *user = use.getOwner();
+        if (user == reversed->copy)
+          continue;
+        if (isa<memref::TransposeOp, memref::CastOp>(user)) {
+          views.push_back(user->getResult(0));
+          continue;
+        }
+        auto conv = dyn_cast<linalg::LinalgOp>(user);
+        if (!conv || !llvm::is_contained(convs, conv) ||
+            use.getOperandNumber() != 1 ||
+            user->getBlock() != reversed->copy->getBlock() ||
+            !reversed->copy->isBeforeInBlock(user) ||
+            !reversesTaps(conv, view, root, reversed->reversed)) {
+          allReversedTaps = false;
+          break;
+        }
+        if (!lastReader || lastReader->isBeforeInBlock(user))
+          lastReader = user;
+      }
+    }
+    if (!allReversedTaps || !lastReader)
+      continue;
+    copyInOrder(*reversed);
+    for (linalg::LinalgOp conv : convs)
+      reversedConvs.insert(conv);
+    // A copy of a whole buffer that stays unwritten: read that instead.
+    if (Value source = getForwardableSource(*reversed, lastReader)) {
+      reversed->buffer.getResult().replaceAllUsesExcept(source,
+                                                        reversed->copy);
+      reversed->copy->erase();
+      reversed->buffer->erase();
+    }
+  }
+  return reversedConvs;
+}
+
 namespace {
 struct ContractionsToRuntimeCallsPass
     : public amp::impl::ContractionsToRuntimeCallsPassBase<
@@ -572,7 +673,9 @@ struct ContractionsToRuntimeCallsPass
     // any memory) stands between a padding copy and its reader.
     DenseMap<Operation *, ConvInput> convInputs;
     SmallVector<ZeroPaddedCopy> paddedCopies;
+    llvm::SmallPtrSet<Operation *, 16> reversedConvs;
     if (runtime == GemmRuntime::CPU) {
+      reversedConvs = readReversedFiltersInOrder(candidates);
       for (linalg::LinalgOp op : candidates) {
         if (!isa<linalg::ConvolutionOpInterface>(op.getOperation()) ||
             !op.hasPureBufferSemantics())
@@ -592,7 +695,8 @@ struct ContractionsToRuntimeCallsPass
         ConvInput input = known != convInputs.end()
                               ? known->second
                               : ConvInput{op.getDpsInputOperand(0)->get()};
-        converted = convertConvolution(op, input, runtime, module, reason);
+        converted = convertConvolution(op, input, reversedConvs.contains(op),
+                                       runtime, module, reason);
       } else {
         converted = convert(op, runtime, module, reason);
       }

@@ -20,7 +20,9 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::amp {
@@ -197,19 +199,26 @@ static std::optional<AffineExpr> getLoopExpr(Value index) {
 }
 
 /// A loop nest without inputs whose body loads one element of a buffer at
-/// affine functions of the loops and yields it (torch-mlir's flipped,
-/// transposed filter of a data gradient) as the copy it is: that buffer
-/// an input with those functions as its map.
+/// affine functions of the loops and yields it, or an elementwise function
+/// of it (torch-mlir's flipped, transposed filter of a data gradient; in a
+/// mixed-precision step converted too), as the copy it is: that buffer an
+/// input with those functions as its map.
 static linalg::GenericOp loadsAsInput(linalg::GenericOp op,
                                       RewriterBase &rewriter) {
   if (op.getNumDpsInputs() != 0 || op.getNumDpsInits() != 1 ||
       op.getNumResults() != 0)
     return op;
   Block &body = op.getRegion().front();
-  auto load = body.getTerminator()->getOperand(0).getDefiningOp<memref::LoadOp>();
+  memref::LoadOp load;
+  for (Operation &inner : body) {
+    if (auto found = dyn_cast<memref::LoadOp>(inner)) {
+      if (load)
+        return op;
+      load = found;
+    }
+  }
   // A buffer from outside, not the one written.
-  if (!load || load->getBlock() != &body ||
-      op.getRegion().isAncestor(load.getMemRef().getParentRegion()) ||
+  if (!load || op.getRegion().isAncestor(load.getMemRef().getParentRegion()) ||
       load.getMemRef() == op.getDpsInits().front())
     return op;
   SmallVector<AffineExpr> exprs;
@@ -219,12 +228,39 @@ static linalg::GenericOp loadsAsInput(linalg::GenericOp op,
       return op;
     exprs.push_back(*expr);
   }
-  // Nothing else happens in the body: index arithmetic, the load, the yield.
-  for (Operation &inner : body)
-    if (&inner != load && !inner.hasTrait<OpTrait::IsTerminator>() &&
-        !isa<linalg::IndexOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
-             arith::ConstantOp>(inner))
+  // The rest of the body: index arithmetic, constants, and pure ops that
+  // compute the yielded value from the loaded one.
+  llvm::SmallPtrSet<Operation *, 8> ofElement;
+  SmallVector<Operation *> elementwise;
+  for (Operation &inner : body.without_terminator()) {
+    if (&inner == load || isa<arith::ConstantOp>(inner))
+      continue;
+    bool readsElement = llvm::any_of(inner.getOperands(), [&](Value operand) {
+      Operation *def = operand.getDefiningOp();
+      return def && (def == load || ofElement.contains(def));
+    });
+    if (!readsElement) {
+      if (!isa<linalg::IndexOp, arith::AddIOp, arith::SubIOp, arith::MulIOp>(
+              inner))
+        return op;
+      continue;
+    }
+    if (inner.getNumRegions() != 0 || !isPure(&inner) ||
+        inner.getNumResults() != 1 ||
+        llvm::any_of(inner.getOperands(), [&](Value operand) {
+          Operation *def = operand.getDefiningOp();
+          return !def || (def->getBlock() == &body && def != load &&
+                          !ofElement.contains(def) &&
+                          !isa<arith::ConstantOp>(def));
+        }))
       return op;
+    ofElement.insert(&inner);
+    elementwise.push_back(&inner);
+  }
+  Value yielded = body.getTerminator()->getOperand(0);
+  if (yielded != load.getResult() &&
+      !ofElement.contains(yielded.getDefiningOp()))
+    return op;
   AffineMap inputMap =
       AffineMap::get(op.getNumLoops(), 0, exprs, op.getContext());
   rewriter.setInsertionPoint(op);
@@ -233,8 +269,18 @@ static linalg::GenericOp loadsAsInput(linalg::GenericOp op,
       op.getDpsInits(),
       ArrayRef<AffineMap>{inputMap, op.getIndexingMapsArray().front()},
       op.getIteratorTypesArray(),
-      [](OpBuilder &builder, Location loc, ValueRange args) {
-        linalg::YieldOp::create(builder, loc, args.front());
+      [&](OpBuilder &builder, Location loc, ValueRange args) {
+        IRMapping mapping;
+        mapping.map(load.getResult(), args.front());
+        for (Operation *inner : elementwise) {
+          for (Value operand : inner->getOperands())
+            if (auto constant = operand.getDefiningOp<arith::ConstantOp>();
+                constant && constant->getBlock() == &body &&
+                !mapping.contains(operand))
+              builder.clone(*constant, mapping);
+          builder.clone(*inner, mapping);
+        }
+        linalg::YieldOp::create(builder, loc, mapping.lookup(yielded));
       });
   rewriter.eraseOp(op);
   return copy;

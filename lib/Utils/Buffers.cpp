@@ -63,6 +63,21 @@ bool mlir::amp::isLocalAllocation(Value root) {
       root.getDefiningOp());
 }
 
+bool mlir::amp::mayWriteBuffer(Operation *op, Value root) {
+  bool unlisted = mayTouchUnlistedMemory(op);
+  if (!usesBuffer(op, root) && (!unlisted || isLocalAllocation(root)))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects || unlisted)
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Write>(e.getEffect()) &&
+           (!e.getValue() || getRootBuffer(e.getValue()) == root);
+  });
+}
+
 Operation *mlir::amp::findNearestUser(Operation *op, Value root,
                                       bool forward) {
   bool local = isLocalAllocation(root);

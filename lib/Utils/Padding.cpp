@@ -102,29 +102,13 @@ std::optional<ZeroPaddedCopy> mlir::amp::matchZeroPaddedCopy(Value value) {
   return padded;
 }
 
-/// Whether `op` may write the buffer whose root is `root`.
-static bool mayWrite(Operation *op, Value root) {
-  bool unlisted = mayTouchUnlistedMemory(op);
-  if (!usesBuffer(op, root) && (!unlisted || isLocalAllocation(root)))
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects || unlisted)
-    return true;
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write>(e.getEffect()) &&
-           (!e.getValue() || getRootBuffer(e.getValue()) == root);
-  });
-}
-
 Value mlir::amp::getUnpaddedValue(ZeroPaddedCopy padded,
                                   Operation *reader) {
   Value source = padded.copy.getSource();
   Value root = getRootBuffer(source);
   for (Operation *op = padded.copy->getNextNode(); op && op != reader;
        op = op->getNextNode())
-    if (mayWrite(op, root))
+    if (mayWriteBuffer(op, root))
       return padded.interior.getResult();
   return source;
 }

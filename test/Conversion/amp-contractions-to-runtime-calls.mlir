@@ -441,3 +441,151 @@ func.func @convolution_into_zeros(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf3
       ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out4 : memref<1x2x4x4xf32>)
   return
 }
+
+// -----
+
+// A data gradient's filter: the weights flipped in H and W into a buffer
+// that convolutions read through a transposed view. The convolution reads
+// its taps in reverse order (the `_reversed_` call), so the copy is made in
+// order, and, as it copies the weights whole and nothing writes them
+// before the convolution, the call reads the weights themselves.
+// CHECK-LABEL: func.func @reversed_filter_copy
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.generic
+// CHECK: %[[VIEW:.*]] = memref.transpose %arg0 (d0, d1, d2, d3) -> (d1, d0, d2, d3)
+// CHECK: %[[FILTER:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [4, 3, 3, 8]
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_reversed_f32(%{{.*}}, %[[FILTER]],
+// CHECK-NOT: linalg.generic
+// CUDA-LABEL: func.func @reversed_filter_copy
+// CUDA: linalg.generic
+// CUDA: linalg.conv_2d_nchw_fchw
+func.func @reversed_filter_copy(%w: memref<8x4x3x3xf32>, %dy: memref<2x8x6x6xf32>, %dx: memref<2x4x4x4xf32>) {
+  %flipped = memref.alloc() : memref<8x4x3x3xf32>
+  %view = memref.transpose %flipped (d0, d1, d2, d3) -> (d1, d0, d2, d3) : memref<8x4x3x3xf32> to memref<4x8x3x3xf32, strided<[9, 36, 3, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, 2 - d2, 2 - d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : memref<8x4x3x3xf32>) outs(%flipped : memref<8x4x3x3xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    linalg.yield %x : f32
+  }
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%dy, %view : memref<2x8x6x6xf32>, memref<4x8x3x3xf32, strided<[9, 36, 3, 1]>>) outs(%dx : memref<2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+// In a mixed-precision step the flipped copy converts too: it stays, in
+// order (a contiguous loop), and both convolutions reading it reverse
+// their taps; the zero-filled output is overwritten.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @reversed_converting_copy
+// CHECK: %[[LOW:.*]] = memref.alloc() : memref<8x4x3x3xbf16>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ID]]]
+// CHECK-SAME: ins(%arg0 : memref<8x4x3x3xf32>) outs(%[[LOW]] :
+// CHECK: arith.truncf
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_reversed_overwrite_bf16(
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_reversed_bf16(
+func.func @reversed_converting_copy(%w: memref<8x4x3x3xf32>, %dy: memref<2x8x6x6xbf16>,
+                                    %dx: memref<2x4x4x4xf32>, %dx2: memref<2x4x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %flipped = memref.alloc() : memref<8x4x3x3xbf16>
+  %view = memref.transpose %flipped (d0, d1, d2, d3) -> (d1, d0, d2, d3) : memref<8x4x3x3xbf16> to memref<4x8x3x3xbf16, strided<[9, 36, 3, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, 2 - d2, 2 - d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : memref<8x4x3x3xf32>) outs(%flipped : memref<8x4x3x3xbf16>) {
+  ^bb0(%x: f32, %out: bf16):
+    %y = arith.truncf %x : f32 to bf16
+    linalg.yield %y : bf16
+  }
+  linalg.fill ins(%zero : f32) outs(%dx : memref<2x4x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%dy, %view : memref<2x8x6x6xbf16>, memref<4x8x3x3xbf16, strided<[9, 36, 3, 1]>>) outs(%dx : memref<2x4x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%dy, %view : memref<2x8x6x6xbf16>, memref<4x8x3x3xbf16, strided<[9, 36, 3, 1]>>) outs(%dx2 : memref<2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+// The weights written between the copy and the convolution: the copy
+// stays (in order), and the call reads it.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @reversed_copy_of_written_weights
+// CHECK: %[[COPY:.*]] = memref.alloc() : memref<8x4x3x3xf32>
+// CHECK: memref.transpose %[[COPY]]
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ID]]]
+// CHECK: linalg.fill {{.*}} outs(%arg0 :
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_reversed_f32(
+func.func @reversed_copy_of_written_weights(%w: memref<8x4x3x3xf32>, %dy: memref<2x8x6x6xf32>, %dx: memref<2x4x4x4xf32>) {
+  %one = arith.constant 1.0 : f32
+  %flipped = memref.alloc() : memref<8x4x3x3xf32>
+  %view = memref.transpose %flipped (d0, d1, d2, d3) -> (d1, d0, d2, d3) : memref<8x4x3x3xf32> to memref<4x8x3x3xf32, strided<[9, 36, 3, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, 2 - d2, 2 - d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : memref<8x4x3x3xf32>) outs(%flipped : memref<8x4x3x3xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    linalg.yield %x : f32
+  }
+  linalg.fill ins(%one : f32) outs(%w : memref<8x4x3x3xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%dy, %view : memref<2x8x6x6xf32>, memref<4x8x3x3xf32, strided<[9, 36, 3, 1]>>) outs(%dx : memref<2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+// Copies left as they are, read by calls that do not reverse: one also
+// read by a loop nest, one that reverses a channel dimension instead of a
+// tap, and one read as a convolution's input.
+// CHECK-DAG: #[[FLIP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, -d2 + 2, -d3 + 2)>
+// CHECK-DAG: #[[FLIPC:.*]] = affine_map<(d0, d1, d2, d3) -> (-d0 + 7, d1, d2, d3)>
+// CHECK-LABEL: func.func @reversed_copies_left_alone
+// CHECK: linalg.generic {indexing_maps = [#[[FLIP]],
+// CHECK: linalg.generic {indexing_maps = [#[[FLIPC]],
+// CHECK: linalg.generic {indexing_maps = [#[[FLIP]],
+// CHECK-NOT: _reversed
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32(
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32(
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_f32(
+// CHECK-NOT: _reversed
+func.func @reversed_copies_left_alone(%w: memref<8x4x3x3xf32>, %dy: memref<2x8x6x6xf32>, %dx: memref<2x4x4x4xf32>,
+                                      %sum: memref<8x4x3x3xf32>, %y: memref<8x8x1x1xf32>) {
+  %a = memref.alloc() : memref<8x4x3x3xf32>
+  %b = memref.alloc() : memref<8x4x3x3xf32>
+  %c = memref.alloc() : memref<8x4x3x3xf32>
+  %va = memref.transpose %a (d0, d1, d2, d3) -> (d1, d0, d2, d3) : memref<8x4x3x3xf32> to memref<4x8x3x3xf32, strided<[9, 36, 3, 1]>>
+  %vb = memref.transpose %b (d0, d1, d2, d3) -> (d1, d0, d2, d3) : memref<8x4x3x3xf32> to memref<4x8x3x3xf32, strided<[9, 36, 3, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, 2 - d2, 2 - d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : memref<8x4x3x3xf32>) outs(%a : memref<8x4x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (7 - d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : memref<8x4x3x3xf32>) outs(%b : memref<8x4x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, 2 - d2, 2 - d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : memref<8x4x3x3xf32>) outs(%c : memref<8x4x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%dy, %va : memref<2x8x6x6xf32>, memref<4x8x3x3xf32, strided<[9, 36, 3, 1]>>) outs(%dx : memref<2x4x4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%a : memref<8x4x3x3xf32>) outs(%sum : memref<8x4x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%dy, %vb : memref<2x8x6x6xf32>, memref<4x8x3x3xf32, strided<[9, 36, 3, 1]>>) outs(%dx : memref<2x4x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%c, %w : memref<8x4x3x3xf32>, memref<8x4x3x3xf32>) outs(%y : memref<8x8x1x1xf32>)
+  return
+}

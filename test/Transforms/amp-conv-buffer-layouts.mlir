@@ -149,7 +149,43 @@ func.func @gathered_filter(%w: memref<8x4x3x3xf32>, %dy: memref<2x8x6x6xf32>, %d
   return
 }
 
-// A body that computes more than the load is left alone.
+// -----
+
+// The filter of a mixed-precision step: the loaded weight converted, an
+// elementwise function of the element. It becomes the input of a
+// converting copy, which follows the weights' order.
+// CHECK-DAG: #[[READ:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, -d2 + 2, -d3 + 2)>
+// CHECK-LABEL: func.func @gathered_converted_filter
+// CHECK: %[[STORED:.*]] = memref.alloc() : memref<8x4x3x3xbf16>
+// CHECK: linalg.generic {indexing_maps = [#[[READ]], #{{.*}}]
+// CHECK-SAME: ins(%arg0 : memref<8x4x3x3xf32>) outs(%[[STORED]] :
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: bf16):
+// CHECK-NEXT: %[[LOW:.*]] = arith.truncf %[[IN]] : f32 to bf16
+// CHECK-NEXT: linalg.yield %[[LOW]] : bf16
+func.func @gathered_converted_filter(%w: memref<8x4x3x3xf32>, %dy: memref<2x8x6x6xbf16>, %dx: memref<2x4x4x4xf32>) {
+  %c2 = arith.constant 2 : index
+  %flipped = memref.alloc() : memref<4x8x3x3xbf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%flipped : memref<4x8x3x3xbf16>) {
+  ^bb0(%out: bf16):
+    %i = linalg.index 0 : index
+    %o = linalg.index 1 : index
+    %kh = linalg.index 2 : index
+    %kw = linalg.index 3 : index
+    %rh = arith.subi %c2, %kh : index
+    %rw = arith.subi %c2, %kw : index
+    %x = memref.load %w[%o, %i, %rh, %rw] : memref<8x4x3x3xf32>
+    %y = arith.truncf %x : f32 to bf16
+    linalg.yield %y : bf16
+  }
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%dy, %flipped : memref<2x8x6x6xbf16>, memref<4x8x3x3xbf16>) outs(%dx : memref<2x4x4x4xf32>)
+  return
+}
+
+// A body that computes with more than the element (here a loop index) is
+// left alone.
 // CHECK-LABEL: func.func @gather_and_compute
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}], {{.*}} outs(
 // CHECK: memref.load
@@ -164,7 +200,9 @@ func.func @gather_and_compute(%w: memref<8x4x3x3xf32>, %dy: memref<2x8x6x6xf32>,
     %kh = linalg.index 2 : index
     %kw = linalg.index 3 : index
     %x = memref.load %w[%o, %i, %kh, %kw] : memref<8x4x3x3xf32>
-    %y = arith.negf %x : f32
+    %ki = arith.index_cast %kh : index to i32
+    %kf = arith.sitofp %ki : i32 to f32
+    %y = arith.mulf %x, %kf : f32
     linalg.yield %y : f32
   }
   linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}

@@ -28,6 +28,11 @@ bool mayTouchUnlistedMemory(Operation *op);
 /// it unless given it).
 bool isLocalAllocation(Value root);
 
+/// Whether `op` may write the buffer whose root is `root`: it writes a
+/// view of it by its declared effects, or it may touch memory unlisted
+/// (mayTouchUnlistedMemory) and `root` is not a local allocation.
+bool mayWriteBuffer(Operation *op, Value root);
+
 /// The nearest op after `op` in its block (before it, when `forward` is
 /// false) that uses `root` other than by taking a view of it, or null when there is none or when an op in
 /// between may touch `root` unseen (mayTouchUnlistedMemory, for a root
