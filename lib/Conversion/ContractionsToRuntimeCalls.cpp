@@ -91,6 +91,13 @@ struct ZeroInit {
   memref::CopyOp copy; // null where `fill` writes the output itself
 };
 
+/// Whether `op` copies from `root` into another buffer.
+static bool onlyCopiesFrom(Operation *op, Value root) {
+  auto copy = dyn_cast<memref::CopyOp>(op);
+  return copy && getRootBuffer(copy.getSource()) == root &&
+         getRootBuffer(copy.getTarget()) != root;
+}
+
 /// The zeros of `out`'s buffer that the contraction `op` accumulates into,
 /// when nothing between their writer and `op` touches that buffer and both
 /// cover all of it (through any reshape): a call that overwrites its output
@@ -108,8 +115,11 @@ static std::optional<ZeroInit> findZeroInit(Operation *op, Value out) {
       !coversWholeBuffer(copy.getTarget(), root))
     return std::nullopt;
   Value source = getRootBuffer(copy.getSource());
-  auto fill = dyn_cast_or_null<linalg::FillOp>(
-      findNearestUser(copy, source, /*forward=*/false));
+  // Past the other copies of the same zeros (one per contraction).
+  Operation *zeroWriter = findNearestUser(copy, source, /*forward=*/false);
+  while (zeroWriter && onlyCopiesFrom(zeroWriter, source))
+    zeroWriter = findNearestUser(zeroWriter, source, /*forward=*/false);
+  auto fill = dyn_cast_or_null<linalg::FillOp>(zeroWriter);
   if (!coversWholeBuffer(copy.getSource(), source) ||
       !isWholeZeroFill(fill, source))
     return std::nullopt;
@@ -326,8 +336,10 @@ static Value gemmView(OpBuilder &builder, Location loc, Value operand,
 
 /// Replaces `op` by a runtime call when it is a GEMM of the runtime's types;
 /// otherwise leaves it and says why in `reason`.
-static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
-                             ModuleOp module, std::string &reason) {
+static LogicalResult convert(linalg::LinalgOp op,
+                             std::optional<ZeroInit> zeros,
+                             GemmRuntime runtime, ModuleOp module,
+                             std::string &reason) {
   FailureOr<GemmLoops> loops = matchGemm(op, reason);
   if (failed(loops))
     return failure();
@@ -337,7 +349,6 @@ static LogicalResult convert(linalg::LinalgOp op, GemmRuntime runtime,
   Type inputType = cast<MemRefType>(lhs.getType()).getElementType();
   bool batched = !loops->batch.empty();
   // Inputs that read C (a GEMM into its own operand) keep the zeros.
-  std::optional<ZeroInit> zeros = findZeroInit(op, out);
   if (zeros && (getRootBuffer(lhs) == getRootBuffer(out) ||
                 getRootBuffer(rhs) == getRootBuffer(out)))
     zeros.reset();
@@ -489,8 +500,10 @@ static ConvInput getConvInput(linalg::LinalgOp op,
 /// strides, dilations and the input's padding as i64.
 static LogicalResult convertConvolution(linalg::LinalgOp op,
                                         const ConvInput &convInput,
-                                        bool reversedTaps, GemmRuntime runtime,
-                                        ModuleOp module, std::string &reason) {
+                                        bool reversedTaps,
+                                        std::optional<ZeroInit> zeros,
+                                        GemmRuntime runtime, ModuleOp module,
+                                        std::string &reason) {
   std::optional<ConvLayout> layout = getConvLayout(op);
   if (!layout) {
     reason = ("the runtime has no " + op->getName().getStringRef() +
@@ -513,7 +526,6 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   std::string typeName = getRuntimeTypeName(inputType);
   // An output of zeros is overwritten instead (inputs that read it keep
   // them).
-  std::optional<ZeroInit> zeros = findZeroInit(op, output);
   Value outputRoot = getRootBuffer(output);
   if (zeros && (getRootBuffer(input) == outputRoot ||
                 getRootBuffer(filter) == outputRoot))
@@ -669,8 +681,15 @@ struct ContractionsToRuntimeCallsPass
           findMatrixProductLoops(op))
         candidates.push_back(op);
     });
-    // What each convolution reads, decided before any call (which may touch
-    // any memory) stands between a padding copy and its reader.
+    // Where each contraction's zeros come from, decided before any call
+    // (which may touch any memory) stands between them and it.
+    DenseMap<Operation *, ZeroInit> zeroInits;
+    for (linalg::LinalgOp op : candidates)
+      if (op.hasPureBufferSemantics() && op.getNumDpsInits() == 1)
+        if (std::optional<ZeroInit> zeros =
+                findZeroInit(op, op.getDpsInitOperand(0)->get()))
+          zeroInits[op] = *zeros;
+    // What each convolution reads, decided likewise.
     DenseMap<Operation *, ConvInput> convInputs;
     SmallVector<ZeroPaddedCopy> paddedCopies;
     llvm::SmallPtrSet<Operation *, 16> reversedConvs;
@@ -690,15 +709,18 @@ struct ContractionsToRuntimeCallsPass
     for (linalg::LinalgOp op : candidates) {
       std::string reason;
       LogicalResult converted = failure();
+      std::optional<ZeroInit> zeros;
+      if (auto known = zeroInits.find(op); known != zeroInits.end())
+        zeros = known->second;
       if (isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
         auto known = convInputs.find(op);
         ConvInput input = known != convInputs.end()
                               ? known->second
                               : ConvInput{op.getDpsInputOperand(0)->get()};
         converted = convertConvolution(op, input, reversedConvs.contains(op),
-                                       runtime, module, reason);
+                                       zeros, runtime, module, reason);
       } else {
-        converted = convert(op, runtime, module, reason);
+        converted = convert(op, zeros, runtime, module, reason);
       }
       if (succeeded(converted) || !requireAll)
         continue;

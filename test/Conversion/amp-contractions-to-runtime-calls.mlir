@@ -589,3 +589,38 @@ func.func @reversed_copies_left_alone(%w: memref<8x4x3x3xf32>, %dy: memref<2x8x6
       ins(%c, %w : memref<8x4x3x3xf32>, memref<8x4x3x3xf32>) outs(%y : memref<8x8x1x1xf32>)
   return
 }
+
+// -----
+
+// Zeros an out-parameter holds (bufferization reuses it for the zero
+// tensor of two weight gradients), copied into a transposed view of each
+// gradient's buffer: where the zeros come from is decided before any call
+// is made (a call may touch an argument), and past the other copies of
+// the same zeros. Both convolutions overwrite; the copies go, the fill of
+// the out-parameter stays.
+// CHECK-LABEL: func.func @zeros_in_an_argument
+// CHECK: linalg.fill {{.*}} outs(%arg2 :
+// CHECK-NOT: memref.copy
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_overwrite_f32(
+// CHECK-NOT: memref.copy
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_overwrite_f32(
+// CHECK-NEXT: memref.copy %{{.*}}, %arg3
+// CHECK-NEXT: memref.copy %{{.*}}, %arg4
+func.func @zeros_in_an_argument(%x: memref<4x2x6x6xf32>, %dy: memref<8x2x4x4xf32>, %zeros: memref<8x4x3x3xf32>,
+                                %g1: memref<8x4x3x3xf32>, %g2: memref<8x4x3x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%zeros : memref<8x4x3x3xf32>)
+  %a = memref.alloc() : memref<4x8x3x3xf32>
+  %va = memref.transpose %a (d0, d1, d2, d3) -> (d1, d0, d2, d3) : memref<4x8x3x3xf32> to memref<8x4x3x3xf32, strided<[9, 72, 3, 1]>>
+  memref.copy %zeros, %va : memref<8x4x3x3xf32> to memref<8x4x3x3xf32, strided<[9, 72, 3, 1]>>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %dy : memref<4x2x6x6xf32>, memref<8x2x4x4xf32>) outs(%a : memref<4x8x3x3xf32>)
+  %b = memref.alloc() : memref<4x8x3x3xf32>
+  %vb = memref.transpose %b (d0, d1, d2, d3) -> (d1, d0, d2, d3) : memref<4x8x3x3xf32> to memref<8x4x3x3xf32, strided<[9, 72, 3, 1]>>
+  memref.copy %zeros, %vb : memref<8x4x3x3xf32> to memref<8x4x3x3xf32, strided<[9, 72, 3, 1]>>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %dy : memref<4x2x6x6xf32>, memref<8x2x4x4xf32>) outs(%b : memref<4x8x3x3xf32>)
+  memref.copy %va, %g1 : memref<8x4x3x3xf32, strided<[9, 72, 3, 1]>> to memref<8x4x3x3xf32>
+  memref.copy %vb, %g2 : memref<8x4x3x3xf32, strided<[9, 72, 3, 1]>> to memref<8x4x3x3xf32>
+  return
+}
