@@ -44,7 +44,16 @@ def ContractionsToRuntimeCallsPass
     operands, folded reshapes and an operand shared by every batch (stride
     0) need no copy. libamprt runs f32 and bf16 on oneDNN in their own
     precision and widens f16 to f32; all accumulate in f32 into the output,
-    as the linalg ops do. Other contractions stay loops; with
+    as the linalg ops do. On the CPU, 2-D convolutions (NHWC, NCHW,
+    grouped, depthwise) become calls of libamprt's oneDNN convolutions
+    (`runtime/include/amprt_conv.def`): a zero-padded input copy is replaced
+    by the call's own padding, a contraction into zeros (a fill, or a copy
+    of filled zeros) overwrites its output (the `_overwrite` calls; where
+    the zeros come from is decided before any call is made), and a
+    convolution whose filter is a copy of a buffer flipped in H and W (a
+    data gradient) reads its taps in reverse order (the `_reversed` calls)
+    from that copy made in order, or from the copied buffer itself.
+    Other contractions stay loops; with
     `require-all` each one is an error saying why. With `runtime=cuda` the callees are
     libamprt_cuda's `amp_rt_cuda_*` cuBLASLt GEMMs on device buffers instead (the CUDA
     path); distinct names keep both runtimes loadable in one process.
