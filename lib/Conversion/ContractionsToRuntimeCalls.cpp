@@ -106,7 +106,11 @@ static std::optional<ZeroInit> findZeroInit(Operation *op, Value out) {
   Value root = getRootBuffer(out);
   if (!coversWholeBuffer(out, root))
     return std::nullopt;
+  // Past copies of these zeros into other contractions' buffers (a zero
+  // tensor shared by several, the last of which accumulates in place).
   Operation *writer = findNearestUser(op, root, /*forward=*/false);
+  while (writer && onlyCopiesFrom(writer, root))
+    writer = findNearestUser(writer, root, /*forward=*/false);
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(writer))
     return isWholeZeroFill(fill, root) ? std::optional(ZeroInit{fill, {}})
                                        : std::nullopt;
@@ -126,10 +130,17 @@ static std::optional<ZeroInit> findZeroInit(Operation *op, Value out) {
   return ZeroInit{fill, copy};
 }
 
-/// Erases what wrote the zeros `init` describes: the fill of the output,
-/// or the copy and, once nothing else reads them, the copied zeros.
-static void eraseZeroInit(ZeroInit init) {
+/// Erases what wrote the zeros `init` describes, now that `call`
+/// overwrites them: the fill of the output, unless a copy of its zeros
+/// between it and `call` still reads them, or the copy and, once nothing
+/// else reads them, the copied zeros.
+static void eraseZeroInit(ZeroInit init, Operation *call) {
   if (!init.copy) {
+    Value root = getRootBuffer(init.fill.getOutputs().front());
+    for (Operation *op = init.fill->getNextNode(); op && op != call;
+         op = op->getNextNode())
+      if (onlyCopiesFrom(op, root))
+        return;
     init.fill->erase();
     return;
   }
@@ -387,10 +398,10 @@ static LogicalResult convert(linalg::LinalgOp op,
   // libamprt_cuda queues the GEMM on its stream and returns.
   if (runtime == GemmRuntime::CUDA)
     callee->setAttr(AMPDialect::kStreamOrderedAttrName, builder.getUnitAttr());
-  func::CallOp::create(builder, loc, callee, operands);
+  auto call = func::CallOp::create(builder, loc, callee, operands);
   op->erase();
   if (zeros)
-    eraseZeroInit(*zeros);
+    eraseZeroInit(*zeros, call);
   return success();
 }
 
@@ -562,10 +573,10 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
 
   std::string name = (getSymbolPrefix(runtime) + conv->name).str();
   func::FuncOp callee = declareRuntimeFunction(module, name, operands);
-  func::CallOp::create(builder, loc, callee, operands);
+  auto call = func::CallOp::create(builder, loc, callee, operands);
   op->erase();
   if (zeros)
-    eraseZeroInit(*zeros);
+    eraseZeroInit(*zeros, call);
   return success();
 }
 

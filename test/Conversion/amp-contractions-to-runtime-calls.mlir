@@ -624,3 +624,54 @@ func.func @zeros_in_an_argument(%x: memref<4x2x6x6xf32>, %dy: memref<8x2x4x4xf32
   memref.copy %vb, %g2 : memref<8x4x3x3xf32, strided<[9, 72, 3, 1]>> to memref<8x4x3x3xf32>
   return
 }
+
+// -----
+
+// One zero tensor for three convolutions, bufferized: copied into the
+// first two outputs, then accumulated into in place by the third. All
+// three overwrite; the fill goes once no copy reads it. Below, a copy
+// whose target a loop nest reads stays, and so does the fill it copies.
+// CHECK-LABEL: func.func @shared_zeros_accumulated_in_place
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK-COUNT-3: call @amp_rt_conv2d_nhwc_fhwc_overwrite_f32(
+// CHECK-NOT: linalg.fill
+// CHECK-LABEL: func.func @shared_zeros_still_read
+// CHECK: linalg.fill
+// CHECK: memref.copy %[[ZEROS:.*]], %[[KEPT:.*]] :
+// CHECK: call @amp_rt_conv2d_nhwc_fhwc_overwrite_f32(
+// CHECK: linalg.generic {{.*}} ins(%[[KEPT]] :
+func.func @shared_zeros_accumulated_in_place(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf32>,
+                                             %out1: memref<1x2x4x4xf32>, %out2: memref<1x2x4x4xf32>)
+    -> memref<1x2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %zeros = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%zeros : memref<1x2x4x4xf32>)
+  memref.copy %zeros, %out1 : memref<1x2x4x4xf32> to memref<1x2x4x4xf32>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out1 : memref<1x2x4x4xf32>)
+  memref.copy %zeros, %out2 : memref<1x2x4x4xf32> to memref<1x2x4x4xf32>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%out2 : memref<1x2x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%zeros : memref<1x2x4x4xf32>)
+  return %zeros : memref<1x2x4x4xf32>
+}
+func.func @shared_zeros_still_read(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf32>,
+                                   %sum: memref<1x2x4x4xf32>) -> memref<1x2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %zeros = memref.alloc() : memref<1x2x4x4xf32>
+  %kept = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%zeros : memref<1x2x4x4xf32>)
+  memref.copy %zeros, %kept : memref<1x2x4x4xf32> to memref<1x2x4x4xf32>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x6x6xf32>, memref<2x2x3x3xf32>) outs(%zeros : memref<1x2x4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%kept : memref<1x2x4x4xf32>) outs(%sum : memref<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return %zeros : memref<1x2x4x4xf32>
+}
