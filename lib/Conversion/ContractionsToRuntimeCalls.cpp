@@ -469,6 +469,26 @@ static std::optional<ConvLayout> getConvLayout(Operation *op) {
   return std::nullopt;
 }
 
+/// The runtime's convolution for `op` (its layout, input, filter and
+/// output element types) that adds to its output (`accumulate`) or
+/// overwrites it, with its filter taps `reversed` or not, if it has one.
+static const RuntimeConv *lookupRuntimeConv(linalg::LinalgOp op,
+                                            bool accumulate, bool reversed) {
+  std::optional<ConvLayout> layout = getConvLayout(op);
+  Type inputType = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  if (!layout ||
+      getElementTypeOrSelf(op.getDpsInputOperand(1)->get()) != inputType ||
+      !getElementTypeOrSelf(op.getDpsInitOperand(0)->get()).isF32())
+    return nullptr;
+  std::string typeName = getRuntimeTypeName(inputType);
+  const RuntimeConv *conv =
+      llvm::find_if(kRuntimeConvs, [&](const RuntimeConv &c) {
+        return c.inputType == typeName && c.rank == layout->rank &&
+               c.accumulate == accumulate && c.reversed == reversed;
+      });
+  return conv == std::end(kRuntimeConvs) ? nullptr : conv;
+}
+
 /// The input a convolution's call reads and the zeros it pads it with
 /// (top, left, bottom, right).
 struct ConvInput {
@@ -533,8 +553,6 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   Value input = convInput.value;
   Value filter = op.getDpsInputOperand(1)->get();
   Value output = op.getDpsInitOperand(0)->get();
-  Type inputType = cast<MemRefType>(input.getType()).getElementType();
-  std::string typeName = getRuntimeTypeName(inputType);
   // An output of zeros is overwritten instead (inputs that read it keep
   // them).
   Value outputRoot = getRootBuffer(output);
@@ -542,13 +560,8 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
                 getRootBuffer(filter) == outputRoot))
     zeros.reset();
   const RuntimeConv *conv =
-      llvm::find_if(kRuntimeConvs, [&](const RuntimeConv &c) {
-        return c.inputType == typeName && c.rank == layout->rank &&
-               c.accumulate == !zeros && c.reversed == reversedTaps;
-      });
-  if (conv == std::end(kRuntimeConvs) ||
-      cast<MemRefType>(filter.getType()).getElementType() != inputType ||
-      !cast<MemRefType>(output.getType()).getElementType().isF32()) {
+      lookupRuntimeConv(op, /*accumulate=*/!zeros, reversedTaps);
+  if (!conv) {
     reason = "the runtime has no convolution for these element types";
     return failure();
   }
@@ -578,21 +591,6 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   if (zeros)
     eraseZeroInit(*zeros, call);
   return success();
-}
-
-/// Whether `op` is a buffer convolution of a layout and element types the
-/// runtime has calls for.
-static bool hasRuntimeConvolution(linalg::LinalgOp op) {
-  std::optional<ConvLayout> layout = getConvLayout(op);
-  if (!layout || !op.hasPureBufferSemantics())
-    return false;
-  Type inputType = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-  std::string typeName = getRuntimeTypeName(inputType);
-  return getElementTypeOrSelf(op.getDpsInputOperand(1)->get()) == inputType &&
-         getElementTypeOrSelf(op.getDpsInitOperand(0)->get()).isF32() &&
-         llvm::any_of(kRuntimeConvs, [&](const RuntimeConv &conv) {
-           return conv.inputType == typeName && conv.rank == layout->rank;
-         });
 }
 
 /// Whether `filter`, a view of `root` that `conv` reads as its filter,
@@ -626,7 +624,8 @@ readReversedFiltersInOrder(ArrayRef<linalg::LinalgOp> candidates) {
   llvm::MapVector<Value, SmallVector<linalg::LinalgOp>> byFilter;
   for (linalg::LinalgOp op : candidates)
     if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
-        hasRuntimeConvolution(op))
+        op.hasPureBufferSemantics() &&
+        lookupRuntimeConv(op, /*accumulate=*/true, /*reversed=*/true))
       byFilter[getRootBuffer(op.getDpsInputOperand(1)->get())].push_back(op);
   llvm::SmallPtrSet<Operation *, 16> reversedConvs;
   for (auto &[root, convs] : byFilter) {

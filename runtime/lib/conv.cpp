@@ -328,6 +328,16 @@ dnnl::primitive_attr outputAttributes(const ConvParams &params) {
   return attributes;
 }
 
+/// The filter layout a plain plan's primitive chose, and the reorder into
+/// it from the step's filter where they differ.
+void setFilterLayout(ConvPlan &plan, const memory::desc &chosen) {
+  plan.filter = chosen;
+  plan.reorderFilter = plan.filter != plan.userFilter;
+  if (plan.reorderFilter)
+    plan.filterReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
+        cpuEngine(), plan.userFilter, cpuEngine(), plan.filter));
+}
+
 /// The reorders of a plan whose primitive runs on the layouts it chose
 /// (`input`, `filter`, `output`): the step's operands in, the output out,
 /// added to the step's where the call accumulates.
@@ -441,11 +451,7 @@ std::unique_ptr<ConvPlan> makeBackwardDataPlan(const ConvShape &shape,
       made->primitive = dnnl::convolution_backward_data(pd);
       made->input = made->userInput;
       made->output = made->userOutput;
-      made->filter = pd.weights_desc();
-      made->reorderFilter = made->filter != made->userFilter;
-      if (made->reorderFilter)
-        made->filterReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-            cpuEngine(), made->userFilter, cpuEngine(), made->filter));
+      setFilterLayout(*made, pd.weights_desc());
       made->supported = true;
       return made;
     }
@@ -514,12 +520,7 @@ ConvPlan &lookupPlan(const ConvShape &shape, memory::data_type type,
         {params.padHigh[0], params.padHigh[1]});
     dnnl::convolution_forward::primitive_desc pd(desc, attributes, cpuEngine());
     made->primitive = dnnl::convolution_forward(pd);
-    made->filter = pd.weights_desc();
-    made->reorderFilter = made->filter != made->userFilter;
-    if (made->reorderFilter) {
-      made->filterReorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-          cpuEngine(), made->userFilter, cpuEngine(), made->filter));
-    }
+    setFilterLayout(*made, pd.weights_desc());
     made->supported = true;
     impl = pd.impl_info_str();
   } catch (const dnnl::error &) {
