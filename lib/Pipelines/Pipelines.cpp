@@ -86,9 +86,9 @@ void mlir::amp::addDataParallelPass(OpPassManager &pm,
 // Stages
 //===----------------------------------------------------------------------===//
 
-void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
+void mlir::amp::addBufferizationPasses(OpPassManager &pm,
+                                       bool updateInPlace) {
   pm.addPass(createLowerAMPOpsPass());
-  pm.addPass(createDropMarkersPass());
   // What `--tosa-to-linalg-pipeline` registers.
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
                               TosaToLinalgNamedOptions(),
@@ -100,12 +100,23 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm) {
   pm.addPass(createLinalgFoldUnitExtentDimsPass());
   pm.addNestedPass<func::FuncOp>(createComputeSlicedConvolutionsPass());
   pm.addPass(createFuseElementwiseOpsPass());
+  if (updateInPlace) {
+    pm.addPass(createUpdateArgumentsInPlacePass());
+    // The update's loop writes the argument itself, not a buffer copied
+    // into it.
+    pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  }
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  if (updateInPlace)
+    pm.addPass(createDropInPlaceResultsPass());
+  // Before the out-param rewrite, which would move result markers onto
+  // arguments.
+  pm.addPass(createDropMarkersPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.modifyPublicFunctions = true;
   // A result that is a fresh static buffer is computed in its out-param
@@ -245,7 +256,7 @@ static void addCUDAToLLVMPasses(OpPassManager &pm,
 
 void mlir::amp::buildAMPLowerToCPUPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
-  addBufferizationPasses(pm);
+  addBufferizationPasses(pm, options.updateInPlace);
   // Library convolutions take any strides; the loops around them do not.
   pm.addNestedPass<func::FuncOp>(createConvBufferLayoutsPass());
   // Small trailing dimensions (3x3 filters, 1x1 images) merged with the
@@ -269,7 +280,7 @@ std::string AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath() {
 
 void mlir::amp::buildAMPLowerToCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCUDAOptions &options) {
-  addBufferizationPasses(pm);
+  addBufferizationPasses(pm, options.updateInPlace);
   addGPUFusionPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CUDA);
   addGPUMappingPasses(pm.nest<func::FuncOp>());
@@ -278,7 +289,7 @@ void mlir::amp::buildAMPLowerToCUDAPipeline(
 
 void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
-  addBufferizationPasses(pm);
+  addBufferizationPasses(pm, options.updateInPlace);
   addGPUFusionPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CPU);
   OpPassManager &funcPm = pm.nest<func::FuncOp>();

@@ -5,6 +5,7 @@
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/AMP/IR/LossScaling.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Transforms/TrainingTransforms.h"
 
 #include "amp_artifact.h"
 
@@ -39,7 +40,7 @@ using namespace mlir::amp;
 
 // The shim below is written for this version of amp_artifact.h: a change to
 // the ABI must revisit generateShim (and python/amp_mlir/runtime.py).
-static_assert(AMP_ARTIFACT_ABI_VERSION == 4,
+static_assert(AMP_ARTIFACT_ABI_VERSION == 5,
               "amp_artifact.h changed: update the shim writer");
 
 /// The C enumerator of `dtype` in amp_artifact.h (the shim includes it).
@@ -101,6 +102,9 @@ struct TensorInfo {
   // `amp.name` (verified to need no escaping in C), else "arg<N>" or
   // "result<N>".
   std::string name;
+  // An update written into its target argument's buffer (the lowering
+  // dropped the result): the shim passes no buffer for it.
+  bool inPlace = false;
 };
 
 struct FunctionInfo {
@@ -188,7 +192,8 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
 
 /// Reads what the shim must describe, and prepares the functions for the
 /// C interface (read-only arguments, `_mlir_ciface_` wrappers).
-static FailureOr<std::vector<FunctionInfo>> collectFunctions(ModuleOp module) {
+static FailureOr<std::vector<FunctionInfo>>
+collectFunctions(ModuleOp module, bool updateInPlace) {
   std::vector<FunctionInfo> functions;
   MLIRContext *context = module.getContext();
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -217,6 +222,8 @@ static FailureOr<std::vector<FunctionInfo>> collectFunctions(ModuleOp module) {
           func, func.getResultTypes()[i], func.getResultAttrDict(i), true, i);
       if (failed(result))
         return FailureOr<std::vector<FunctionInfo>>(failure());
+      result->inPlace =
+          updateInPlace && getInPlaceUpdateTarget(func, i).has_value();
       info.results.push_back(*result);
     }
     if (auto scale =
@@ -269,23 +276,26 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
   }
   os << "\n";
   for (const FunctionInfo &f : functions) {
-    SmallVector<const TensorInfo *> all;
+    // The compiled function's parameters, each with its buffer's index.
+    SmallVector<std::pair<size_t, const TensorInfo *>> all;
     for (const TensorInfo &t : f.args)
-      all.push_back(&t);
-    for (const TensorInfo &t : f.results)
-      all.push_back(&t);
+      all.emplace_back(all.size(), &t);
+    for (auto [r, t] : llvm::enumerate(f.results))
+      if (!t.inPlace)
+        all.emplace_back(f.args.size() + r, &t);
     TensorInfo workspace;
     workspace.shape = {f.workspaceBytes};
     if (f.workspaceBytes)
-      all.push_back(&workspace);
+      all.emplace_back(f.args.size() + f.results.size(), &workspace);
     os << "extern void _mlir_ciface_" << f.name << "(";
-    for (auto [i, t] : llvm::enumerate(all))
-      os << (i ? ", " : "") << "desc" << t->shape.size() << " *";
+    for (auto [i, entry] : llvm::enumerate(all))
+      os << (i ? ", " : "") << "desc" << entry.second->shape.size() << " *";
     os << ");\n\n";
     os << "static int32_t call_" << f.name << "(void **buffers) {\n";
-    for (auto [i, t] : llvm::enumerate(all)) {
-      os << "  desc" << t->shape.size() << " d" << i << " = {buffers[" << i
-         << "], buffers[" << i << "], 0";
+    for (auto [i, entry] : llvm::enumerate(all)) {
+      auto [buffer, t] = entry;
+      os << "  desc" << t->shape.size() << " d" << i << " = {buffers[" << buffer
+         << "], buffers[" << buffer << "], 0";
       if (!t->shape.empty()) {
         os << ", {";
         for (auto [j, size] : llvm::enumerate(t->shape))
@@ -324,9 +334,9 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
         os << "  {" << getEnumeratorName(t.dtype) << ", "
            << getEnumeratorName(t.role) << ", " << t.target << ", "
            << t.shape.size() << ", shape_" << f.name << "_" << kind << i
-           << ", \"" << t.name << "\"},\n";
+           << ", \"" << t.name << "\", " << (t.inPlace ? 1 : 0) << "},\n";
       if (tensors.empty())
-        os << "  {AMP_F32, AMP_ROLE_DATA, -1, 0, 0, \"\"},\n";
+        os << "  {AMP_F32, AMP_ROLE_DATA, -1, 0, 0, \"\", 0},\n";
       os << "};\n";
     };
     table("args", f.args);
@@ -455,7 +465,8 @@ static LogicalResult emitObject(ModuleOp module, llvm::Module &llvmModule,
 
 LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
                                            const ArtifactOptions &options) {
-  FailureOr<std::vector<FunctionInfo>> functions = collectFunctions(module);
+  FailureOr<std::vector<FunctionInfo>> functions =
+      collectFunctions(module, options.updateInPlace);
   if (failed(functions))
     return failure();
 
@@ -469,6 +480,7 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
     // amp_artifact.h (v4): a device artifact's call queues its work;
     // libamprt waits once, after copying the results it reads back.
     cudaOptions.waitBeforeReturn = false;
+    cudaOptions.updateInPlace = options.updateInPlace;
     buildAMPLowerToCUDAPipeline(pm, cudaOptions);
   } else {
     // Host code is compiled for this machine's CPU (emitObject).
@@ -478,6 +490,7 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
     cpuOptions.nativeBF16 =
         host.lookup("avx512bf16") || host.lookup("avxneconvert");
     cpuOptions.planMemory = options.planMemory;
+    cpuOptions.updateInPlace = options.updateInPlace;
     if (options.target == ArtifactTarget::CUDAEmulated)
       buildAMPLowerToEmulatedCUDAPipeline(pm, cpuOptions);
     else

@@ -19,7 +19,7 @@ _build = os.environ.get("AMP_MLIR_BUILD", os.path.join(_root, "build"))
 # The values of runtime/include/amp_artifact.h this module uses (checked
 # against the header by test/Runtime/contract.test).
 ENUMS = {
-    "AMP_ARTIFACT_ABI_VERSION": 4,
+    "AMP_ARTIFACT_ABI_VERSION": 5,
     "AMP_F32": 0, "AMP_F16": 1, "AMP_I32": 3, "AMP_I1": 4, "AMP_I64": 6,
     "AMP_ROLE_DATA": 0, "AMP_ROLE_PARAM": 1, "AMP_ROLE_STATE": 2,
     "AMP_ROLE_LOSS": 7, "AMP_ROLE_UPDATE": 8,
@@ -34,7 +34,8 @@ _DTYPES = {ENUMS["AMP_F32"]: np.float32, ENUMS["AMP_F16"]: np.float16,
 class _Tensor(ctypes.Structure):
     _fields_ = [("dtype", ctypes.c_int), ("role", ctypes.c_int),
                 ("target", ctypes.c_int32), ("rank", ctypes.c_int32),
-                ("shape", ctypes.POINTER(ctypes.c_int64)), ("name", ctypes.c_char_p)]
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("name", ctypes.c_char_p),
+                ("in_place", ctypes.c_int32)]
 
 
 class _Function(ctypes.Structure):

@@ -26,7 +26,7 @@
 extern "C" {
 #endif
 
-#define AMP_ARTIFACT_ABI_VERSION 4
+#define AMP_ARTIFACT_ABI_VERSION 5
 
 #define AMP_ARTIFACT_TRAILER_MAGIC "AMPCRC01"
 
@@ -72,6 +72,11 @@ typedef struct amp_tensor_info {
    * null. Names are unique within a function's arguments and made of
    * [A-Za-z0-9_.:/-]. Version 3 added it. */
   const char *name;
+  /* Results only: 1 for an update computed in its target argument's own
+   * buffer (amp-compile --update-in-place): `call` writes the new value
+   * into input buffer `target` and ignores this result's buffer; 0 for
+   * every other tensor. Version 5 added it. */
+  int32_t in_place;
 } amp_tensor_info;
 
 typedef struct amp_function_info {
@@ -86,9 +91,11 @@ typedef struct amp_function_info {
   /* Runs the function: `buffers` holds num_args input buffers, then
    * num_results output buffers, each dense and row-major with the shape
    * and dtype above, then, when workspace_bytes > 0, a workspace of that
-   * many bytes. Inputs are only read. Output buffers must not overlap
-   * input buffers: a result may be written before the last read of an
-   * input. Returns 0. */
+   * many bytes. Inputs are only read, except the target of an `in_place`
+   * result, which ends holding that result (the buffer passed for the
+   * result itself is ignored and may be NULL). Output buffers must not
+   * overlap input buffers: a result may be written before the last read of
+   * an input. Returns 0. */
   int32_t (*call)(void **buffers);
   /* The bytes of memory (device memory for a device artifact) the function
    * uses for its intermediates (amp-plan-step-memory), which the caller

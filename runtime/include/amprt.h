@@ -6,7 +6,9 @@
  * A session owns every buffer of a training step: parameters, optimizer
  * state, loss-scaler state, working copies and results. Each step reads the
  * caller's data buffers, runs the step, and makes each `amp.update_of`
- * result the next step's argument (ping-pong, no copies).
+ * result the next step's argument: written into the argument's buffer when
+ * the update is `in_place` (amp-compile's default), else computed in a
+ * result buffer that then swaps with it (ping-pong, no copies).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -55,10 +57,12 @@ int amprt_artifact_on_device(const amprt_artifact *artifact);
 const amp_function_info *amprt_training_step(const amprt_artifact *artifact);
 
 /* Calls `function` of `artifact` on the caller's buffers (num_args inputs,
- * then num_results outputs, as amp_function_info.call takes them). For a
- * device artifact (one that exports amp_artifact_alloc) the inputs are
- * copied into its memory, the results back, and the call waits for them;
- * for a host artifact this is function->call(buffers), with a workspace
+ * then num_results outputs, as amp_function_info.call takes them). Inputs
+ * are only read, and every result comes back in its buffer, an `in_place`
+ * update too (the function runs on a copy of its input). For a device
+ * artifact (one that exports amp_artifact_alloc) the inputs are copied
+ * into its memory, the results back, and the call waits for them; for a
+ * host artifact this is function->call(buffers), with a workspace
  * allocated for the call when the function has one. Returns what the call
  * returns (0), or -1 when that workspace cannot be allocated. */
 int amprt_call(const amprt_artifact *artifact,

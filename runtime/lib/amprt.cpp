@@ -154,6 +154,28 @@ size_t byteSize(const amp_tensor_info &tensor) {
          amprt_dtype_size(tensor.dtype);
 }
 
+/// Whether result `r` of `function` may be written into its target
+/// argument: an update of step state (not the caller's data) of the same
+/// type and shape, the only in-place result with that target.
+bool isValidInPlaceUpdate(const amp_function_info &function, int32_t r) {
+  const amp_tensor_info &result = function.results[r];
+  if (result.role != AMP_ROLE_UPDATE || result.target < 0 ||
+      result.target >= function.num_args)
+    return false;
+  const amp_tensor_info &arg = function.args[result.target];
+  if (arg.role == AMP_ROLE_DATA || arg.dtype != result.dtype ||
+      arg.rank != result.rank || arg.in_place)
+    return false;
+  for (int32_t d = 0; d < arg.rank; ++d)
+    if (arg.shape[d] != result.shape[d])
+      return false;
+  for (int32_t other = 0; other < r; ++other)
+    if (function.results[other].in_place &&
+        function.results[other].target == result.target)
+      return false;
+  return true;
+}
+
 /// FNV-1a, one 64-bit word or byte at a time.
 constexpr uint64_t kFnvBasis = 1469598103934665603ull;
 uint64_t fnvMix(uint64_t hash, uint64_t value) {
@@ -601,6 +623,9 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
                                      ? function.args[i]
                                      : function.results[i - function.num_args];
       ok = t.name && t.rank >= 0 && (t.rank == 0 || t.shape);
+      if (ok && t.in_place)
+        ok = i >= function.num_args &&
+             isValidInPlaceUpdate(function, i - function.num_args);
     }
     if (!ok) {
       report(error, error_size,
@@ -663,30 +688,46 @@ int32_t amprt_find_argument(const amp_function_info *function,
 
 int amprt_call(const amprt_artifact *artifact,
                const amp_function_info *function, void **buffers) {
+  int32_t count = function->num_args + function->num_results;
   if (!artifact->alloc) {
-    if (!function->workspace_bytes)
-      return function->call(buffers);
-    // A one-off call: its workspace lives as long as the call.
-    int32_t count = function->num_args + function->num_results;
-    Buffer workspace = Buffer::pageAligned(function->workspace_bytes);
-    if (!workspace.data())
-      return -1;
+    // Inputs are only read: an update in place runs on its result's buffer,
+    // which starts as a copy of the input.
     std::vector<void *> pointers(buffers, buffers + count);
-    pointers.push_back(workspace.data());
+    for (int32_t r = 0; r < function->num_results; ++r) {
+      const amp_tensor_info &result = function->results[r];
+      if (!result.in_place)
+        continue;
+      void *output = buffers[function->num_args + r];
+      std::memcpy(output, buffers[result.target], byteSize(result));
+      pointers[result.target] = output;
+    }
+    // A one-off call: its workspace lives as long as the call.
+    Buffer workspace;
+    if (function->workspace_bytes) {
+      workspace = Buffer::pageAligned(function->workspace_bytes);
+      if (!workspace.data())
+        return -1;
+      pointers.push_back(workspace.data());
+    }
     return function->call(pointers.data());
   }
   // A device artifact reads and writes only its own memory: inputs are
-  // copied in, results out, and the host waits once.
-  int32_t count = function->num_args + function->num_results;
+  // copied in, results out (an update in place from its input's copy), and
+  // the host waits once.
   DeviceBlocks blocks(artifact);
   std::vector<void *> pointers(count);
   if (function->workspace_bytes)
     pointers.push_back(blocks.allocate(function->workspace_bytes));
   std::vector<size_t> sizes(count);
   for (int32_t i = 0; i < count; ++i) {
-    sizes[i] = byteSize(i < function->num_args
-                            ? function->args[i]
-                            : function->results[i - function->num_args]);
+    const amp_tensor_info &tensor =
+        i < function->num_args ? function->args[i]
+                               : function->results[i - function->num_args];
+    sizes[i] = byteSize(tensor);
+    if (tensor.in_place) {
+      pointers[i] = pointers[tensor.target];
+      continue;
+    }
     pointers[i] = blocks.allocate(sizes[i]);
     if (i < function->num_args)
       artifact->copyToDevice(pointers[i], buffers[i], sizes[i]);
@@ -760,7 +801,8 @@ struct DeviceState {
   }
 
   /// How many graphs a session keeps: one per set of buffers a step is
-  /// called with, which alternate between two (updates swap with params).
+  /// called with: one when updates are in place, else two that alternate
+  /// (updates swap with params).
   static constexpr size_t kMaxGraphs = 4;
 
   const amprt_artifact *artifact;
@@ -856,7 +898,7 @@ struct amprt_session {
     for (int32_t i = 0; i < count; ++i) {
       if (i < step->num_args && step->args[i].role == AMP_ROLE_DATA)
         batchSizes.push_back(byteSize(tensor(i)));
-      else if (readBackEachStep(*step, tensor(i)))
+      else if (readBackEachStep(*step, tensor(i)) && !tensor(i).in_place)
         readBackSizes.push_back(byteSize(tensor(i)));
     }
     std::vector<size_t> batchOffsets = packOffsets(batchSizes);
@@ -881,7 +923,9 @@ struct amprt_session {
         d.batchOffsets[i] = batchOffsets[nextBatch++];
         continue;
       }
-      if (readBackEachStep(*step, tensor(i)))
+      if (tensor(i).in_place) // arguments come first
+        pointer = d.args[tensor(i).target];
+      else if (readBackEachStep(*step, tensor(i)))
         pointer = d.readBackDevice + readBackOffsets[nextReadBack++];
       else
         pointer = d.blocks.allocate(byteSize(tensor(i)));
@@ -946,7 +990,9 @@ struct amprt_session {
       buffers[i] = d.batchDevice + d.batchOffsets[i];
     }
     for (int32_t r = 0; r < step->num_results; ++r)
-      buffers[step->num_args + r] = d.results[r];
+      buffers[step->num_args + r] = step->results[r].in_place
+                                        ? d.args[step->results[r].target]
+                                        : d.results[r];
     if (d.workspace)
       buffers.back() = d.workspace;
     if (d.batchBytes)
@@ -967,7 +1013,8 @@ struct amprt_session {
         foundInf = host[0] != 0;
       else if (result.role == AMP_ROLE_UPDATE) {
         int32_t target = result.target;
-        std::swap(d.args[target], d.results[r]);
+        if (!result.in_place)
+          std::swap(d.args[target], d.results[r]);
         // Read back with the loss: the mirror stays current.
         if (const unsigned char *value = d.readBack(d.args[target]))
           std::memcpy(args[target].data(), value, args[target].size());
@@ -1010,7 +1057,9 @@ struct amprt_session {
                        ? const_cast<void *>(data[next++])
                        : args[i].data();
     for (int32_t r = 0; r < step->num_results; ++r)
-      buffers[step->num_args + r] = results[r].data();
+      buffers[step->num_args + r] = step->results[r].in_place
+                                        ? buffers[step->results[r].target]
+                                        : results[r].data();
     if (workspace.size())
       buffers.back() = workspace.data();
     step->call(buffers.data());
@@ -1022,7 +1071,7 @@ struct amprt_session {
         std::memcpy(&loss, results[r].data(), 4);
       else if (result.role == AMP_ROLE_FOUND_INF)
         foundInf = results[r].data()[0] != 0;
-      else if (result.role == AMP_ROLE_UPDATE)
+      else if (result.role == AMP_ROLE_UPDATE && !result.in_place)
         args[result.target].swap(results[r]);
     }
   }
@@ -1060,9 +1109,12 @@ amprt_session *amprt_session_create(const amprt_artifact *artifact,
   if (artifact->alloc) {
     session->createDeviceBuffers();
   } else {
+    // An update in place has no buffer of its own: the session holds its
+    // state once.
     session->results.resize(step->num_results);
     for (int32_t r = 0; r < step->num_results; ++r)
-      session->results[r] = Buffer(byteSize(step->results[r]));
+      if (!step->results[r].in_place)
+        session->results[r] = Buffer(byteSize(step->results[r]));
     if (step->workspace_bytes) {
       session->workspace = Buffer::pageAligned(step->workspace_bytes);
       if (!session->workspace.data()) {

@@ -95,6 +95,14 @@ static llvm::cl::opt<bool> planMemory(
                    "buffer from libamprt's step allocator)"),
     llvm::cl::init(amp::ArtifactOptions().planMemory),
     llvm::cl::cat(ampCompileCategory));
+static llvm::cl::opt<bool> updateInPlace(
+    "update-in-place",
+    llvm::cl::desc("Write parameter and optimizer-state updates into the "
+                   "arguments' own buffers, as PyTorch's optimizers do "
+                   "(=false: each update in a result buffer of its own, "
+                   "which the session swaps with the argument's)"),
+    llvm::cl::init(amp::ArtifactOptions().updateInPlace),
+    llvm::cl::cat(ampCompileCategory));
 static llvm::cl::opt<bool>
     keepIntermediates("keep-intermediates",
                       llvm::cl::desc("Keep the object and the C shim"),
@@ -205,5 +213,6 @@ int main(int argc, char **argv) {
     options.runtimeLibraryDir = (prefix + "/lib").str();
   options.keepIntermediates = keepIntermediates;
   options.planMemory = planMemory;
+  options.updateInPlace = updateInPlace;
   return failed(amp::compileToArtifact(*module, options)) ? 1 : 0;
 }

@@ -122,10 +122,19 @@ void addDataParallelPass(OpPassManager &pm, const AMPPipelineOptions &options);
 // Lowering stages, shared by the targets
 //===----------------------------------------------------------------------===//
 
-/// Tensors to buffers: amp ops and TOSA to linalg (the markers go once the
-/// amp ops are lowered), elementwise fusion, one-shot bufferization with
-/// results as out-params (the runtime owns every buffer).
-void addBufferizationPasses(OpPassManager &pm);
+/// Tensors to buffers: amp ops and TOSA to linalg, elementwise fusion,
+/// one-shot bufferization with results as out-params (the runtime owns
+/// every buffer); the markers go before the out-param rewrite. With
+/// `updateInPlace`, state updates are written into their arguments and
+/// are no longer results (amp-update-arguments-in-place).
+void addBufferizationPasses(OpPassManager &pm, bool updateInPlace);
+
+/// What the lowerings' `update-in-place` option says.
+inline constexpr const char *kUpdateInPlaceDescription =
+    "Write each parameter and state update into its argument's buffer and "
+    "drop its result (amp-update-arguments-in-place), the ABI of artifacts, "
+    "which amp-compile sets; off: every update is an out-param beside its "
+    "argument";
 
 /// On buffers, for the GPU: elementwise producers merged into the
 /// reductions that read them (fewer launches).
@@ -160,6 +169,9 @@ struct AMPLowerToCPUOptions
                      "amp-compile sets; off: plain signatures, each buffer "
                      "from libamprt's step allocator"),
       llvm::cl::init(false)};
+  Option<bool> updateInPlace{*this, "update-in-place",
+                             llvm::cl::desc(kUpdateInPlaceDescription),
+                             llvm::cl::init(false)};
 };
 
 /// Loops on buffers to the LLVM dialect for the host (MLIR's CPU path).
@@ -198,6 +210,9 @@ struct AMPLowerToCUDAOptions
                      "amp-compile turns it off, libamprt then waits once "
                      "per step, after copying the loss back"),
       llvm::cl::init(true)};
+  Option<bool> updateInPlace{*this, "update-in-place",
+                             llvm::cl::desc(kUpdateInPlaceDescription),
+                             llvm::cl::init(false)};
 
   /// The toolkit this build found (/usr/local/cuda when it found none).
   static std::string getDefaultCUDAToolkitPath();

@@ -56,6 +56,9 @@ struct ArtifactOptions {
   /// CPU: the step's buffers in one liveness-planned workspace
   /// (--amp-lower-to-cpu's plan-memory).
   bool planMemory = true;
+  /// Parameters and state updated in their own buffers, the updates marked
+  /// `in_place` in the tables (the lowerings' update-in-place).
+  bool updateInPlace = true;
   /// Keep the generated shim, object and LLVM IR next to the output.
   bool keepIntermediates = false;
 };

@@ -218,6 +218,48 @@ def DropMarkersPass : Pass<"amp-drop-markers", "::mlir::ModuleOp"> {
   }];
 }
 
+def UpdateArgumentsInPlacePass
+    : Pass<"amp-update-arguments-in-place", "::mlir::ModuleOp"> {
+  let summary = "Compute each state update in the buffer of the argument it "
+                "replaces";
+  let description = [{
+    On tensors, before One-Shot Bufferize. A training step returns the next
+    value of every parameter and optimizer state (`amp.update_of = N`);
+    bufferized as is, each gets a result buffer beside its argument's, so a
+    session holds its state twice (ResNet-18: 94 MB of parameters and
+    momentum). PyTorch's optimizers update in place; so does this: every
+    `amp.update_of` result that has its argument's static shaped type and
+    updates step state (a param, state, scaler state or working copy, never
+    the caller's data) is returned through a
+    `bufferization.materialize_in_destination` into the argument, which is
+    made writable. One-Shot Bufferize then writes the new value into the
+    argument's buffer, and its conflict analysis keeps that correct: where
+    the old value is still read after the update is computed, it copies
+    instead. Empty-tensor elimination (run next) lets the optimizer's loop
+    write the argument directly, reading and writing the same element.
+    `amp-drop-in-place-results` removes the results after bufferization;
+    the artifact marks them `in_place` (amp_artifact.h).
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def DropInPlaceResultsPass
+    : Pass<"amp-drop-in-place-results", "::mlir::ModuleOp"> {
+  let summary = "Remove the results bufferization computed in their "
+                "argument's buffer";
+  let description = [{
+    After One-Shot Bufferize and before `buffer-results-to-out-params`: a
+    result that `amp-update-arguments-in-place` tied to argument N is now
+    the buffer of argument N itself, which the caller already holds;
+    returning it would become an out-param and a copy. The result goes (the
+    function's type too, unlike upstream's `drop-equivalent-buffer-results`,
+    which leaves public functions alone), and so do the copies of an
+    argument onto itself that bufferizing the tie left. Fails, located, when such a
+    result is not its argument's buffer: the artifact's tables promise the
+    update in place.
+  }];
+}
+
 def ComputeSlicedConvolutionsPass
     : Pass<"amp-compute-sliced-convolutions", "::mlir::func::FuncOp"> {
   let summary = "A convolution read only through one slice of its result "

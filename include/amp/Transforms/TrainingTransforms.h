@@ -27,6 +27,24 @@ LogicalResult applyDataParallel(TrainingGraph &graph,
 /// step; with `cacheWorkingCopy`, turns the copies into step state.
 LogicalResult applyMasterWeights(TrainingGraph &graph, bool cacheWorkingCopy);
 
+/// The argument that `func`'s result `result` is written into when state
+/// updates are in place: its `amp.update_of` argument, when that is step
+/// state (param, state, scaler state or working copy) of the result's
+/// static shaped type and no earlier result updates it. One rule for the
+/// passes and the artifact's tables, on tensors and on buffers.
+std::optional<unsigned> getInPlaceUpdateTarget(FunctionOpInterface func,
+                                               unsigned result);
+
+/// Returns every result of `func` that getInPlaceUpdateTarget gives an
+/// argument through a `bufferization.materialize_in_destination` into it,
+/// and makes that argument writable (amp-update-arguments-in-place).
+void updateArgumentsInPlace(FunctionOpInterface func);
+
+/// Removes the results of bufferized `func` that are the buffers of the
+/// arguments they update in place (amp-drop-in-place-results); fails,
+/// with an error at the function, when one is not.
+LogicalResult dropInPlaceResults(FunctionOpInterface func);
+
 /// Removes every amp marker (`amp.*` attributes) from `func`'s arguments,
 /// results and own attributes. After amp-lower-ops the step is plain
 /// upstream IR; lowering passes that move attributes around

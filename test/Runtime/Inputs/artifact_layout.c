@@ -16,6 +16,7 @@ int main(void) {
   FIELD(amp_tensor_info, rank);
   FIELD(amp_tensor_info, shape);
   FIELD(amp_tensor_info, name);
+  FIELD(amp_tensor_info, in_place);
   printf("sizeof(amp_function_info) %zu\n", sizeof(amp_function_info));
   FIELD(amp_function_info, name);
   FIELD(amp_function_info, num_args);

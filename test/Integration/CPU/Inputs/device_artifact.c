@@ -4,7 +4,8 @@
  * kernels would fault on host memory. Its
  * step adds 1 to a 10-element param and returns the sum of the first
  * image's first 10 pixels plus the params as the loss; predict returns
- * logits that pick class 0. */
+ * logits that pick class 0. -DIN_PLACE makes the update `in_place` (written
+ * into the param's buffer, as amp-compile's steps do). */
 #include "amp_artifact.h"
 
 #include <stdint.h>
@@ -163,6 +164,9 @@ static int32_t step(void **buffers) {
 #endif
   const float *x = buffers[0], *p = buffers[2];
   float *loss = buffers[3], *next = buffers[4];
+#ifdef IN_PLACE
+  next = buffers[2]; /* the update is in place: buffers[4] is not ours */
+#endif
   for (int i = 0; i < 10; ++i)
     sums[i] = x[i] + p[i];
   *loss = 0;
@@ -196,7 +200,14 @@ static const amp_tensor_info stepArgs[] = {
     {AMP_F32, AMP_ROLE_PARAM, -1, 1, param, PARAM_NAME}};
 static const amp_tensor_info stepResults[] = {
     {AMP_F32, AMP_ROLE_LOSS, -1, 0, scalar, "result0"},
+#ifdef IN_PLACE
+    {AMP_F32, AMP_ROLE_UPDATE, 2, 1, param, "result1", 1}};
+#elif defined(BAD_IN_PLACE)
+    /* An update in place of the caller's images: refused. */
+    {AMP_F32, AMP_ROLE_UPDATE, 0, 1, param, "result1", 1}};
+#else
     {AMP_F32, AMP_ROLE_UPDATE, 2, 1, param, "result1"}};
+#endif
 static const amp_tensor_info predictArgs[] = {
     {AMP_F32, AMP_ROLE_DATA, -1, 2, images, "images"},
     {AMP_F32, AMP_ROLE_PARAM, -1, 1, param, "w"}};
