@@ -86,8 +86,8 @@ void mlir::amp::addDataParallelPass(OpPassManager &pm,
 // Stages
 //===----------------------------------------------------------------------===//
 
-void mlir::amp::addBufferizationPasses(OpPassManager &pm,
-                                       bool updateInPlace) {
+void mlir::amp::addBufferizationPasses(OpPassManager &pm, bool updateInPlace,
+                                       bool scheduleForMemory) {
   pm.addPass(createLowerAMPOpsPass());
   // What `--tosa-to-linalg-pipeline` registers.
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
@@ -100,6 +100,8 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm,
   pm.addPass(createLinalgFoldUnitExtentDimsPass());
   pm.addNestedPass<func::FuncOp>(createComputeSlicedConvolutionsPass());
   pm.addPass(createFuseElementwiseOpsPass());
+  if (scheduleForMemory)
+    pm.addNestedPass<func::FuncOp>(createScheduleStepForMemoryPass());
   if (updateInPlace) {
     pm.addPass(createUpdateArgumentsInPlacePass());
     // The update's loop writes the argument itself, not a buffer copied
@@ -128,7 +130,9 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm,
   // the CPU, one kernel on the GPU.
   pm.addPass(createLinalgFoldUnitExtentDimsPass());
   pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(createFuseElementwiseBuffersPass());
+  FuseElementwiseBuffersPassOptions siblings;
+  siblings.keepLifetimes = scheduleForMemory;
+  pm.addNestedPass<func::FuncOp>(createFuseElementwiseBuffersPass(siblings));
 }
 
 void mlir::amp::addGPUFusionPasses(OpPassManager &pm) {
@@ -256,7 +260,7 @@ static void addCUDAToLLVMPasses(OpPassManager &pm,
 
 void mlir::amp::buildAMPLowerToCPUPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
-  addBufferizationPasses(pm, options.updateInPlace);
+  addBufferizationPasses(pm, options.updateInPlace, options.scheduleForMemory);
   // Library convolutions take any strides; the loops around them do not.
   pm.addNestedPass<func::FuncOp>(createConvBufferLayoutsPass());
   // Small trailing dimensions (3x3 filters, 1x1 images) merged with the
@@ -280,7 +284,9 @@ std::string AMPLowerToCUDAOptions::getDefaultCUDAToolkitPath() {
 
 void mlir::amp::buildAMPLowerToCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCUDAOptions &options) {
-  addBufferizationPasses(pm, options.updateInPlace);
+  // Sibling updates stay together for the GPU: one kernel for several.
+  addBufferizationPasses(pm, options.updateInPlace,
+                         /*scheduleForMemory=*/false);
   addGPUFusionPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CUDA);
   addGPUMappingPasses(pm.nest<func::FuncOp>());
@@ -289,7 +295,7 @@ void mlir::amp::buildAMPLowerToCUDAPipeline(
 
 void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
-  addBufferizationPasses(pm, options.updateInPlace);
+  addBufferizationPasses(pm, options.updateInPlace, options.scheduleForMemory);
   addGPUFusionPasses(pm);
   addRuntimeGemmPasses(pm, GemmRuntime::CPU);
   OpPassManager &funcPm = pm.nest<func::FuncOp>();

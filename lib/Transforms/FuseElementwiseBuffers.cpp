@@ -346,8 +346,23 @@ findMovableFills(linalg::GenericOp earlier, linalg::GenericOp later,
   return fills;
 }
 
-int64_t mlir::amp::fuseElementwiseBufferOps(Block &block,
-                                            bool intoReductions) {
+/// Whether merging `later` into `earlier` would only save a loop but make
+/// a buffer live longer: they share no buffer, and `later` writes one
+/// allocated after `earlier` (the weight casts a schedule for memory put
+/// next to their users would all move up to the first).
+static bool wouldExtendLifetime(linalg::GenericOp earlier,
+                                linalg::GenericOp later) {
+  if (intersects(accessOf(earlier).reads, accessOf(later).reads))
+    return false;
+  return llvm::any_of(later.getDpsInits(), [&](Value init) {
+    auto alloc = getRootBuffer(init).getDefiningOp<memref::AllocOp>();
+    return alloc && alloc->getBlock() == earlier->getBlock() &&
+           earlier->isBeforeInBlock(alloc);
+  });
+}
+
+int64_t mlir::amp::fuseElementwiseBufferOps(Block &block, bool intoReductions,
+                                            bool keepLifetimes) {
   int64_t merged = 0;
   for (Operation *op = &block.front(); op; op = op->getNextNode()) {
     auto earlier = dyn_cast<linalg::GenericOp>(op);
@@ -378,7 +393,8 @@ int64_t mlir::amp::fuseElementwiseBufferOps(Block &block,
                      earlier.getStaticLoopRanges() ==
                          later.getStaticLoopRanges() &&
                      droppedOutputsUnread(earlier, later) &&
-                     commutesWith(accessOf(later), obstacles);
+                     commutesWith(accessOf(later), obstacles) &&
+                     !(keepLifetimes && wouldExtendLifetime(earlier, later));
       // Definitions it needs move up only if the merge then succeeds;
       // moving pure ops and unclobbered loads up (or fills of buffers
       // nothing in between touches) is harmless either way.
@@ -440,7 +456,7 @@ struct FuseElementwiseBuffersPass
     getOperation()->walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks)
       if (!block->empty())
-        fuseElementwiseBufferOps(*block, intoReductions);
+        fuseElementwiseBufferOps(*block, intoReductions, keepLifetimes);
   }
 };
 } // namespace

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_PLANSTEPMEMORYPASS
@@ -92,17 +93,21 @@ int64_t positionIn(Block &block, Operation *op,
   return ancestor ? positions.lookup(ancestor) : -1;
 }
 
-/// The position in `entry` of the last op that uses `buffer` or a value
-/// that may alias it (a view or cast of it, its pointer), which is where
-/// its bytes become free: the deallocations that buffer deallocation puts
-/// at the end of the block say nothing about liveness. None when the
-/// buffer must keep an allocation of its own: it escapes (returned or
-/// yielded), or something other than a dealloc of the buffer itself in
-/// `entry` frees it (the workspace must never be freed).
-std::optional<int64_t>
-lastUse(Value buffer, Block &entry,
-        const DenseMap<Operation *, int64_t> &positions) {
-  int64_t last = positionIn(entry, buffer.getDefiningOp(), positions);
+/// The positions in `entry` of the first and the last op that touch
+/// `buffer` or a value that may alias it (a view or cast of it, its
+/// pointer): its bytes are taken from the first op that may read or write
+/// them (views and casts, which bufferization often puts long before, do
+/// not) and free after the last use, whatever it is; the deallocations that
+/// buffer deallocation puts at the end of the block say nothing about
+/// liveness. None when the buffer must keep an allocation of its own: it
+/// escapes (returned or yielded), or something other than a dealloc of the
+/// buffer itself in `entry` frees it (the workspace must never be freed).
+std::optional<std::pair<int64_t, int64_t>>
+liveRange(Value buffer, Block &entry,
+          const DenseMap<Operation *, int64_t> &positions) {
+  int64_t defined = positionIn(entry, buffer.getDefiningOp(), positions);
+  int64_t last = defined;
+  std::optional<int64_t> first;
   SmallVector<Value> worklist{buffer};
   DenseSet<Value> seen{buffer};
   while (!worklist.empty()) {
@@ -117,6 +122,8 @@ lastUse(Value buffer, Block &entry,
       if (position < 0 || user->hasTrait<OpTrait::IsTerminator>())
         return std::nullopt;
       last = std::max(last, position);
+      if (!isMemoryEffectFree(user))
+        first = std::min(first.value_or(position), position);
       for (Value result : user->getResults())
         if ((isa<BaseMemRefType>(result.getType()) ||
              isa<memref::ExtractAlignedPointerAsIndexOp>(user)) &&
@@ -124,7 +131,7 @@ lastUse(Value buffer, Block &entry,
           worklist.push_back(result);
     }
   }
-  return last;
+  return std::make_pair(first.value_or(defined), last);
 }
 
 /// Plans `func`'s static buffers and constants into a workspace argument
@@ -140,11 +147,11 @@ void planFunction(func::FuncOp func, int64_t alignment, bool constants) {
   for (Operation &op : entry) {
     std::optional<int64_t> bytes;
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      std::optional<int64_t> end;
+      std::optional<std::pair<int64_t, int64_t>> range;
       if (!(bytes = plannableBytes(alloc.getType())) ||
-          !(end = lastUse(alloc, entry, positions)))
+          !(range = liveRange(alloc, entry, positions)))
         continue;
-      Slot slot{&op, alloc.getType(), *bytes, positions[&op], *end, {}};
+      Slot slot{&op, alloc.getType(), *bytes, range->first, range->second, {}};
       for (Operation *user : alloc->getUsers())
         if (auto dealloc = dyn_cast<memref::DeallocOp>(user))
           slot.deallocs.push_back(dealloc);

@@ -1,4 +1,5 @@
 // RUN: amp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(amp-fuse-elementwise-buffers))' | FileCheck %s
+// RUN: amp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(amp-fuse-elementwise-buffers{keep-lifetimes=true}))' | FileCheck %s --check-prefix=KEEP
 
 // An optimizer's update of one parameter after bufferization: the momentum
 // (into its out-param), the parameter update (into a temporary) and the
@@ -322,6 +323,60 @@ func.func @broadcast_read_of_written(%a: memref<4x8xf32>, %t: memref<4x8xf32>, %
   linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<4x8xf32>) outs(%b : memref<4x8xf32>) {
   ^bb0(%x: f32, %o: f32):
     linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// Two weights cast to bf16 next to their users (here copies out), sharing
+// no buffer. Merged, the second cast moves up to the first and its buffer
+// lives across the first copy; with keep-lifetimes it stays by its user.
+// The momentum and parameter updates share buffers with the first cast
+// (it reads the parameter they write) and join it either way.
+// CHECK-LABEL: func.func @casts_by_their_users
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1, %arg2, %arg3, %arg0 : {{.*}}) outs(%{{.+}}, %{{.+}}, %arg2, %arg0 :
+// CHECK-NOT: linalg.generic
+// KEEP-LABEL: func.func @casts_by_their_users
+// KEEP: %[[A:.+]] = memref.alloc
+// KEEP-NEXT: linalg.generic {{.*}} ins(%arg0, %arg2, %arg3, %arg0 : {{.*}}) outs(%[[A]], %arg2, %arg0 :
+// KEEP: memref.copy %[[A]], %arg4
+// KEEP-NEXT: %[[B:.+]] = memref.alloc
+// KEEP-NEXT: linalg.generic {{.*}} ins(%arg1 : {{.*}}) outs(%[[B]] :
+// KEEP: memref.copy %[[B]], %arg5
+// KEEP-NOT: linalg.generic
+func.func @casts_by_their_users(%w0: memref<16xf32>, %w1: memref<16xf32>,
+                                %m: memref<16xf32>, %g: memref<16xf32>,
+                                %o0: memref<16xbf16>, %o1: memref<16xbf16>) {
+  %a = memref.alloc() : memref<16xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%w0 : memref<16xf32>) outs(%a : memref<16xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  memref.copy %a, %o0 : memref<16xbf16> to memref<16xbf16>
+  %b = memref.alloc() : memref<16xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%w1 : memref<16xf32>) outs(%b : memref<16xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  memref.copy %b, %o1 : memref<16xbf16> to memref<16xbf16>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%m, %g : memref<16xf32>, memref<16xf32>) outs(%m : memref<16xf32>) {
+  ^bb0(%mi: f32, %gi: f32, %out: f32):
+    %n = arith.addf %mi, %gi : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%w0, %m : memref<16xf32>, memref<16xf32>) outs(%w0 : memref<16xf32>) {
+  ^bb0(%wi: f32, %mi: f32, %out: f32):
+    %n = arith.subf %wi, %mi : f32
+    linalg.yield %n : f32
   }
   return
 }

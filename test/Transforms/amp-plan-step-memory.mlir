@@ -2,10 +2,10 @@
 // RUN: amp-opt %s --split-input-file --amp-plan-step-memory=alignment=64 | FileCheck %s --check-prefix=ALIGN64
 // RUN: amp-opt %s --split-input-file --amp-plan-step-memory=constants=false | FileCheck %s --check-prefix=NOCONST
 
-// Three buffers: %a and %b live together, %c only after %a's last use, so
-// %c takes %a's bytes. Largest first, in 256-byte slots: %b at 0 (400
-// bytes), %a at 512 (64 bytes), %c at 512; the workspace is 768 bytes, the
-// last argument. The deallocs go.
+// Three buffers: %a and %b live together, %c only after %a's last use
+// (and while %b is still read), so %c takes %a's bytes. Largest first, in
+// 256-byte slots: %b at 0 (400 bytes), %a at 512 (64 bytes), %c at 512;
+// the workspace is 768 bytes, the last argument. The deallocs go.
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[IN:.*]]: memref<16xf32>, %[[WS:.*]]: memref<768xi8>)
 // CHECK-SAME: amp.workspace_bytes = 768 : i64
@@ -14,10 +14,12 @@
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[B:.*]] = memref.view %[[WS]][%[[C0]]][] : memref<768xi8> to memref<100xf32>
 // CHECK: call @use16(%[[A]])
+// CHECK: call @use100(%[[B]])
+// CHECK: call @use16(%[[A]])
 // CHECK: %[[AGAIN:.*]] = arith.constant 512 : index
 // CHECK: %[[C:.*]] = memref.view %[[WS]][%[[AGAIN]]][] : memref<768xi8> to memref<8xf16>
-// CHECK: call @use100(%[[B]])
 // CHECK: call @use8(%[[C]])
+// CHECK: call @use100(%[[B]])
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: memref.dealloc
 // CHECK: return
@@ -32,9 +34,11 @@ func.func @step(%in: memref<16xf32>) {
   %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
   %b = memref.alloc() : memref<100xf32>
   call @use16(%a) : (memref<16xf32>) -> ()
-  %c = memref.alloc() : memref<8xf16>
   call @use100(%b) : (memref<100xf32>) -> ()
+  call @use16(%a) : (memref<16xf32>) -> ()
+  %c = memref.alloc() : memref<8xf16>
   call @use8(%c) : (memref<8xf16>) -> ()
+  call @use100(%b) : (memref<100xf32>) -> ()
   // Buffer deallocation frees everything at the end: liveness is the last
   // use, not the dealloc.
   memref.dealloc %a : memref<16xf32>
@@ -163,9 +167,9 @@ func.func @caller() {
 
 // -----
 
-// A buffer lives until the last use of its views: %a's bytes are read
-// through a reshape made before %b exists and read after it, so the two do
-// not share; %c, allocated after that read, reuses bytes.
+// A buffer lives until the last use of its views: %a's bytes are written
+// through a reshape before %b exists and read after it, so the two do not
+// share; %c, first used after that read, reuses bytes.
 // CHECK-LABEL: func.func @through_views
 // CHECK-SAME: memref<512xi8>
 // CHECK: %[[OA:.*]] = arith.constant 0 : index
@@ -179,6 +183,7 @@ func.func private @use16f(memref<16xf32>)
 func.func @through_views() {
   %a = memref.alloc() : memref<4x4xf32>
   %flat = memref.collapse_shape %a [[0, 1]] : memref<4x4xf32> into memref<16xf32>
+  call @use16f(%flat) : (memref<16xf32>) -> ()
   %b = memref.alloc() : memref<16xf32>
   call @use16f(%b) : (memref<16xf32>) -> ()
   call @use16f(%flat) : (memref<16xf32>) -> ()
@@ -187,5 +192,26 @@ func.func @through_views() {
   memref.dealloc %a : memref<4x4xf32>
   memref.dealloc %b : memref<16xf32>
   memref.dealloc %c : memref<16xf32>
+  return
+}
+
+// -----
+
+// A buffer's bytes are taken at the first op that may read or write it,
+// not at its allocation or the views made of it (bufferization puts them
+// long before): %early, allocated first and viewed at once, shares bytes
+// with %b, whose last use comes before %early's first.
+// CHECK-LABEL: func.func @first_access
+// CHECK-SAME: memref<256xi8>
+// CHECK-SAME: amp.workspace_bytes = 256 : i64
+// CHECK-COUNT-2: memref.view %{{.*}}[%{{.*}}][] : memref<256xi8>
+func.func private @use16g(memref<16xf32>)
+func.func private @use4x4(memref<4x4xf32>)
+func.func @first_access() {
+  %early = memref.alloc() : memref<16xf32>
+  %view = memref.expand_shape %early [[0, 1]] output_shape [4, 4] : memref<16xf32> into memref<4x4xf32>
+  %b = memref.alloc() : memref<16xf32>
+  call @use16g(%b) : (memref<16xf32>) -> ()
+  call @use4x4(%view) : (memref<4x4xf32>) -> ()
   return
 }

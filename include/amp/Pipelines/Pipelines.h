@@ -126,8 +126,11 @@ void addDataParallelPass(OpPassManager &pm, const AMPPipelineOptions &options);
 /// one-shot bufferization with results as out-params (the runtime owns
 /// every buffer); the markers go before the out-param rewrite. With
 /// `updateInPlace`, state updates are written into their arguments and
-/// are no longer results (amp-update-arguments-in-place).
-void addBufferizationPasses(OpPassManager &pm, bool updateInPlace);
+/// are no longer results (amp-update-arguments-in-place); with
+/// `scheduleForMemory`, ops are first ordered for short buffer lifetimes
+/// (amp-schedule-step-for-memory).
+void addBufferizationPasses(OpPassManager &pm, bool updateInPlace,
+                            bool scheduleForMemory);
 
 /// What the lowerings' `update-in-place` option says.
 inline constexpr const char *kUpdateInPlaceDescription =
@@ -172,6 +175,13 @@ struct AMPLowerToCPUOptions
   Option<bool> updateInPlace{*this, "update-in-place",
                              llvm::cl::desc(kUpdateInPlaceDescription),
                              llvm::cl::init(false)};
+  Option<bool> scheduleForMemory{
+      *this, "schedule-for-memory",
+      llvm::cl::desc("Order the step's ops for short buffer lifetimes before "
+                     "bufferization (amp-schedule-step-for-memory): weight "
+                     "casts next to their users, each update as soon as its "
+                     "gradient is ready"),
+      llvm::cl::init(true)};
 };
 
 /// Loops on buffers to the LLVM dialect for the host (MLIR's CPU path).

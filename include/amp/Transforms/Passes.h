@@ -33,8 +33,12 @@ bool shouldFuseElementwise(OpOperand *fusedOperand);
 /// amp-fuse-elementwise-buffers on one block: merges later elementwise
 /// linalg.generics on buffers (and, with `intoReductions`, reductions)
 /// into earlier elementwise ones over the same iteration space where one
-/// loop nest computes the same; returns how many merged.
-int64_t fuseElementwiseBufferOps(Block &block, bool intoReductions = false);
+/// loop nest computes the same; returns how many merged. With
+/// `keepLifetimes`, an op that shares no buffer with the earlier one is
+/// not merged into it when that would write a buffer allocated after it
+/// earlier (a longer lifetime for one loop fewer).
+int64_t fuseElementwiseBufferOps(Block &block, bool intoReductions = false,
+                                 bool keepLifetimes = false);
 
 /// amp-fuse-fills-into-parallel-loops on one block: moves whole-buffer
 /// fills into the parallel loop that first touches the buffer; returns how

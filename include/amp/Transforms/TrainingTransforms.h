@@ -27,6 +27,12 @@ LogicalResult applyDataParallel(TrainingGraph &graph,
 /// step; with `cacheWorkingCopy`, turns the copies into step state.
 LogicalResult applyMasterWeights(TrainingGraph &graph, bool cacheWorkingCopy);
 
+/// amp-schedule-step-for-memory on `func`'s entry block: ops computed from
+/// arguments and constants only move down to their first user, the ops
+/// that compute `amp.update_of` results up to where their operands and the
+/// last read of the argument they replace allow.
+void scheduleStepForMemory(FunctionOpInterface func);
+
 /// The argument that `func`'s result `result` is written into when state
 /// updates are in place: its `amp.update_of` argument, when that is step
 /// state (param, state, scaler state or working copy) of the result's
