@@ -1,9 +1,9 @@
 """Decompositions applied while tracing a step: torch-mlir's own table plus
 ours for training ops that torch-mlir lowers to scatters MLIR cannot
 compile (`tm_tensor.scatter`, `index_put`). Each is written with ops that
-torch-mlir lowers to plain linalg (comparisons with an iota, selects,
-matmuls, pads), exact in f32: every sum they form adds the same terms as
-PyTorch's kernel.
+torch-mlir lowers to plain linalg and tensor ops (comparisons with an
+iota, selects, matmuls, pads, strided slices), exact in f32: every sum
+they form adds the same terms as PyTorch's kernel.
 """
 import functools
 
@@ -60,8 +60,11 @@ def _pair(values, default=None):
 def _window_backward(windows, input_shape, kernel, stride, padding, dilation):
     """The gradient of a pooling input from `windows(i, j)`: for kernel
     offset (i, j), what each window [N, C, Ho, Wo] sends to its element at
-    that offset. Each offset's part is zero-inserted to the window stride
-    and shifted by the offset; overlapping windows add up."""
+    that offset. Each offset's part is added into the strided slice of one
+    padded accumulator its windows cover (overlapping windows add up, in
+    offset order); the padding is cut off at the end. One accumulator and
+    one part at a time: a slice read, an add and a slice write in place,
+    instead of a zero-spread copy of the whole input per offset."""
     n, c, h, w = input_shape
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
     total = None
@@ -69,13 +72,16 @@ def _window_backward(windows, input_shape, kernel, stride, padding, dilation):
         for j in range(kw):
             part = windows(i, j)
             ho, wo = part.shape[-2:]
-            height = max(ho * sh + (kh - 1) * dh, ph + h)
-            width = max(wo * sw + (kw - 1) * dw, pw + w)
-            part = _spread(part.reshape(n, c * ho, wo), sw, j * dw, width)
-            part = part.reshape(n, c, ho, width).transpose(2, 3).reshape(n, c * width, ho)
-            part = _spread(part, sh, i * dh, height)
-            part = part.reshape(n, c, width, height).transpose(2, 3)
-            total = part if total is None else total + part
+            if total is None:
+                height = max((ho - 1) * sh + (kh - 1) * dh + 1, ph + h)
+                width = max((wo - 1) * sw + (kw - 1) * dw + 1, pw + w)
+                total = torch.zeros((n, c, height, width), dtype=part.dtype)
+            top, left = i * dh, j * dw
+            bottom, right = top + (ho - 1) * sh + 1, left + (wo - 1) * sw + 1
+            rows = total[:, :, top:bottom:sh, :]
+            added = rows[:, :, :, left:right:sw] + part
+            rows = torch.slice_scatter(rows, added, 3, left, right, sw)
+            total = torch.slice_scatter(total, rows, 2, top, bottom, sh)
     return total[:, :, ph:ph + h, pw:pw + w].contiguous()
 
 
