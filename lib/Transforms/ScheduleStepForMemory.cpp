@@ -107,7 +107,8 @@ getUpdateOps(FunctionOpInterface func, Block &block) {
   for (unsigned r = 0, e = func.getNumResults(); r < e; ++r) {
     auto index =
         func.getResultAttrOfType<IntegerAttr>(r, AMPDialect::kUpdateOfAttrName);
-    if (!index || r >= ret->getNumOperands())
+    if (!index || r >= ret->getNumOperands() || index.getInt() < 0 ||
+        index.getInt() >= static_cast<int64_t>(func.getNumArguments()))
       continue;
     unsigned arg = index.getInt();
     Value value = ret->getOperand(r);
