@@ -21,9 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   static const int64_t images[] = {4, 3}, labels[] = {4};
   static const amp_tensor_info args[] = {
-      {AMP_F32, AMP_ROLE_DATA, -1, 2, images, "images"},
-      {AMP_I32, AMP_ROLE_DATA, -1, 1, labels, "labels"},
-      {AMP_F32, AMP_ROLE_DATA, -1, 0, nullptr, "lr"}};
+      {AMP_F32, AMP_ROLE_DATA, -1, 2, images, "images", 0},
+      {AMP_I32, AMP_ROLE_DATA, -1, 1, labels, "labels", 0},
+      {AMP_F32, AMP_ROLE_DATA, -1, 0, nullptr, "lr", 0}};
   static const amp_function_info step = {"train_step", 3, args, 0, nullptr,
                                          0.0f, 0, nullptr, 0};
   (void)amp_train::bindNamedArrays(step, std::move(*arrays), 0.1f, error);

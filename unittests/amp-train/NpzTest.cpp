@@ -194,10 +194,10 @@ TEST(Npz, RefusesDamagedArchives) {
 struct FakeStep {
   int64_t imageShape[2] = {4, 3}, labelShape[1] = {4}, paramShape[1] = {3};
   amp_tensor_info args[4] = {
-      {AMP_F32, AMP_ROLE_DATA, -1, 2, imageShape, "images"},
-      {AMP_I32, AMP_ROLE_DATA, -1, 1, labelShape, "labels"},
-      {AMP_F32, AMP_ROLE_DATA, -1, 0, nullptr, "lr"},
-      {AMP_F32, AMP_ROLE_PARAM, -1, 1, paramShape, "w"},
+      {AMP_F32, AMP_ROLE_DATA, -1, 2, imageShape, "images", 0},
+      {AMP_I32, AMP_ROLE_DATA, -1, 1, labelShape, "labels", 0},
+      {AMP_F32, AMP_ROLE_DATA, -1, 0, nullptr, "lr", 0},
+      {AMP_F32, AMP_ROLE_PARAM, -1, 1, paramShape, "w", 0},
   };
   amp_function_info info = {"train_step", 4, args, 0, nullptr, 0.0f, 0,
                             nullptr, 0};
