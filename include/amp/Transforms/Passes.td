@@ -211,8 +211,9 @@ def DropMarkersPass : Pass<"amp-drop-markers", "::mlir::ModuleOp"> {
     Removes `amp.param`, `amp.loss`, `amp.update_of`, ... (every `amp.*`
     attribute) from function arguments, results and the functions
     themselves, once amp-lower-ops has given the amp ops their meaning: the
-    lowering pipelines run it before bufferization, whose out-param rewrite
-    would otherwise move result markers onto arguments. Fails (with the
+    lowering pipelines run it after One-Shot Bufferize (the in-place
+    updates read `amp.update_of` until then) and before the out-param
+    rewrite, which would otherwise move result markers onto arguments. Fails (with the
     op's location) when an amp op is left, since its markers are what it
     refers to.
   }];

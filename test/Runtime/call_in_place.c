@@ -1,6 +1,7 @@
-/* amprt_call on a step whose update is in place (device_artifact.c
- * -DIN_PLACE): the caller's inputs are only read, and the update comes back
- * in the result buffer, as for any other artifact. */
+/* amprt_call on a step whose update is in place (the stand-in artifact
+ * test/Integration/CPU/Inputs/device_artifact.c built with -DIN_PLACE): the
+ * caller's inputs are only read, and the update comes back in the result
+ * buffer, as for any other artifact. */
 #include "amprt.h"
 
 #include <stdio.h>
