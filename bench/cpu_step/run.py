@@ -4,9 +4,9 @@ PyTorch eager FP32, eager bf16 autocast and torch.compile bf16 on the CPU,
 for the models of bench_models.py, at 1 thread and at all cores.
 
 Every configuration runs in its own process (ours: bench_step.c through
-libamprt; PyTorch: torch_step.py, a server that compiles once); the runs
-are interleaved REPEAT times, so that the noise of a shared machine hits
-all alike. Printed: Markdown tables of medians with min and max, and the
+libamprt; PyTorch: torch_step.py, a server that compiles once); one model
+at a time, its runs are interleaved REPEAT times, so that the noise of a
+shared machine hits all alike. Printed: Markdown tables of medians with min and max, and the
 ratio of each median to PyTorch eager FP32's in the same run.
 
   bench/cpu_step/run.py [--repeat 5] [--models mlp,wide,cnn,transformer,resnet18,gpt2]
@@ -91,30 +91,30 @@ with tempfile.TemporaryDirectory() as tmp:
           f"eager FP32 (median ms, min-max)\n")
 
     for count in threads:
-        procs = {}
-        for model in models:
-            for mode, _ in TORCH_MODES:
-                procs[model, mode] = start_torch(model, mode, count)
-        for proc in procs.values():
-            assert proc.stdout.readline().strip() == "ready"
-        # Steps per sample from one timing of PyTorch eager FP32.
-        steps = {}
-        for model in models:
-            ms = torch_sample(procs[model, "fp32"], 3)
-            steps[model] = max(3, int(args.time * 1e3 / ms))
         samples = {}
-        for _ in range(args.repeat):
-            for model in models:
+        # One model at a time, its PyTorch servers alive only meanwhile:
+        # with every model's servers idling beside it, a step timed on two
+        # threads could run at half speed (ResNet-18 BF16: 40 ms alone,
+        # 75 ms beside 18 servers idle for 2 s).
+        for model in models:
+            procs = {mode: start_torch(model, mode, count)
+                     for mode, _ in TORCH_MODES}
+            for proc in procs.values():
+                assert proc.stdout.readline().strip() == "ready"
+            # Steps per sample from one timing of PyTorch eager FP32.
+            ms = torch_sample(procs["fp32"], 3)
+            steps = max(3, int(args.time * 1e3 / ms))
+            for _ in range(args.repeat):
                 for mode, _ in TORCH_MODES:
                     samples.setdefault((model, "torch-" + mode), []).append(
-                        torch_sample(procs[model, mode], steps[model]))
+                        torch_sample(procs[mode], steps))
                 for precision, _ in OURS:
                     samples.setdefault((model, "ours-" + precision), []).append(
-                        ours_sample(bench, artifacts[model, precision],
-                                    steps[model], count))
-        for proc in procs.values():
-            proc.stdin.close()
-            proc.wait()
+                        ours_sample(bench, artifacts[model, precision], steps,
+                                    count))
+            for proc in procs.values():
+                proc.stdin.close()
+                proc.wait()
         columns = ([("torch-" + mode, label) for mode, label in TORCH_MODES] +
                    [("ours-" + precision, label) for precision, label in OURS])
         print(f"{count} thread{'s' if count > 1 else ''}:\n")
