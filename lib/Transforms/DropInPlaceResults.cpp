@@ -26,15 +26,17 @@ using namespace mlir::amp;
 LogicalResult mlir::amp::dropInPlaceResults(FunctionOpInterface func) {
   if (func.isExternal())
     return success();
+  SmallVector<Operation *> returns;
+  for (Block &block : func.getFunctionBody())
+    if (!block.empty() && block.back().hasTrait<OpTrait::ReturnLike>())
+      returns.push_back(&block.back());
   llvm::BitVector dropped(func.getNumResults());
   for (unsigned r = 0, e = func.getNumResults(); r < e; ++r) {
     std::optional<unsigned> arg = getInPlaceUpdateTarget(func, r);
     if (!arg)
       continue;
-    for (Block &block : func.getFunctionBody()) {
-      if (block.empty() || !block.back().hasTrait<OpTrait::ReturnLike>())
-        continue;
-      if (block.back().getOperand(r) != func.getArgument(*arg))
+    for (Operation *ret : returns) {
+      if (ret->getOperand(r) != func.getArgument(*arg))
         return func.emitError()
                << "amp-drop-in-place-results: result " << r << " of @"
                << func.getName() << " updates argument " << *arg
@@ -51,9 +53,8 @@ LogicalResult mlir::amp::dropInPlaceResults(FunctionOpInterface func) {
   });
   if (dropped.none())
     return success();
-  for (Block &block : func.getFunctionBody())
-    if (!block.empty() && block.back().hasTrait<OpTrait::ReturnLike>())
-      block.back().eraseOperands(dropped);
+  for (Operation *ret : returns)
+    ret->eraseOperands(dropped);
   return func.eraseResults(dropped);
 }
 

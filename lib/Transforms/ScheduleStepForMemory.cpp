@@ -12,7 +12,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Transforms/Passes.h"
 #include "amp/Transforms/TrainingTransforms.h"
 
@@ -105,17 +104,14 @@ getUpdateOps(FunctionOpInterface func, Block &block) {
   llvm::MapVector<Operation *, SmallVector<unsigned>> updates;
   Operation *ret = block.getTerminator();
   for (unsigned r = 0, e = func.getNumResults(); r < e; ++r) {
-    auto index =
-        func.getResultAttrOfType<IntegerAttr>(r, AMPDialect::kUpdateOfAttrName);
-    if (!index || r >= ret->getNumOperands() || index.getInt() < 0 ||
-        index.getInt() >= static_cast<int64_t>(func.getNumArguments()))
+    std::optional<unsigned> arg = getUpdatedArgument(func, r);
+    if (!arg || r >= ret->getNumOperands())
       continue;
-    unsigned arg = index.getInt();
     Value value = ret->getOperand(r);
     while (Operation *def = value.getDefiningOp()) {
       if (!isMovable(def, block))
         break;
-      updates[def].push_back(arg);
+      updates[def].push_back(*arg);
       // Through a reshape (one operand, one result) to what it reshapes.
       if (def->getNumOperands() != 1 || def->getNumResults() != 1 ||
           def->getNumRegions() != 0 || !def->getOperand(0).hasOneUse())

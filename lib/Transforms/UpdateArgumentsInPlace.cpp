@@ -22,17 +22,19 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
+std::optional<unsigned> mlir::amp::getUpdatedArgument(FunctionOpInterface func,
+                                                      unsigned result) {
+  auto index = func.getResultAttrOfType<IntegerAttr>(
+      result, AMPDialect::kUpdateOfAttrName);
+  if (!index || index.getInt() < 0 ||
+      index.getInt() >= static_cast<int64_t>(func.getNumArguments()))
+    return std::nullopt;
+  return index.getInt();
+}
+
 std::optional<unsigned> mlir::amp::getInPlaceUpdateTarget(FunctionOpInterface func,
                                                           unsigned result) {
-  auto updateOf = [&](unsigned r) -> std::optional<unsigned> {
-    auto index =
-        func.getResultAttrOfType<IntegerAttr>(r, AMPDialect::kUpdateOfAttrName);
-    if (!index || index.getInt() < 0 ||
-        index.getInt() >= static_cast<int64_t>(func.getNumArguments()))
-      return std::nullopt;
-    return index.getInt();
-  };
-  std::optional<unsigned> arg = updateOf(result);
+  std::optional<unsigned> arg = getUpdatedArgument(func, result);
   if (!arg)
     return std::nullopt;
   // The caller's data is not ours to overwrite.
@@ -46,7 +48,7 @@ std::optional<unsigned> mlir::amp::getInPlaceUpdateTarget(FunctionOpInterface fu
       func.getArgumentTypes()[*arg] != type)
     return std::nullopt;
   for (unsigned r = 0; r < result; ++r)
-    if (updateOf(r) == arg)
+    if (getUpdatedArgument(func, r) == arg)
       return std::nullopt;
   return arg;
 }

@@ -33,6 +33,11 @@ LogicalResult applyMasterWeights(TrainingGraph &graph, bool cacheWorkingCopy);
 /// last read of the argument they replace allow.
 void scheduleStepForMemory(FunctionOpInterface func);
 
+/// The argument `func`'s result `result` is marked `amp.update_of`, when
+/// it names one.
+std::optional<unsigned> getUpdatedArgument(FunctionOpInterface func,
+                                           unsigned result);
+
 /// The argument that `func`'s result `result` is written into when state
 /// updates are in place: its `amp.update_of` argument, when that is step
 /// state (param, state, scaler state or working copy) of the result's
