@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <unistd.h>
 
@@ -60,11 +61,35 @@ TEST(Data, EpochOrderIsASeededPermutation) {
   EXPECT_NE(order, epochOrder(1000, 8, 2)); // another seed, another order
 }
 
-/// Writes a gzip'd IDX pair of `count` examples to a fresh directory; the
-/// image file loses its last `truncate` bytes.
-std::string writeIdx(int64_t count, size_t truncate = 0) {
-  char dir[] = "/tmp/amp-train-data-XXXXXX";
-  EXPECT_NE(mkdtemp(dir), nullptr);
+/// A fresh directory under /tmp, removed with everything in it when the test
+/// ends, or at exit() in a death test's child, which never unwinds.
+struct ScratchDir {
+  ScratchDir() {
+    char name[] = "/tmp/amp-train-data-XXXXXX";
+    EXPECT_NE(mkdtemp(name), nullptr);
+    path = name;
+    live().insert(path);
+    static bool registered = (std::atexit(removeLive), true);
+    (void)registered;
+  }
+  ~ScratchDir() {
+    std::filesystem::remove_all(path);
+    live().erase(path);
+  }
+  static std::set<std::string> &live() {
+    static std::set<std::string> dirs;
+    return dirs;
+  }
+  static void removeLive() {
+    for (const std::string &dir : live())
+      std::filesystem::remove_all(dir);
+  }
+  std::string path;
+};
+
+/// Writes a gzip'd IDX pair of `count` examples to `dir`; the image file
+/// loses its last `truncate` bytes.
+void writeIdx(const std::string &dir, int64_t count, size_t truncate = 0) {
   auto put32 = [](std::vector<unsigned char> &bytes, uint32_t value) {
     for (int shift = 24; shift >= 0; shift -= 8)
       bytes.push_back(static_cast<unsigned char>(value >> shift));
@@ -88,11 +113,12 @@ std::string writeIdx(int64_t count, size_t truncate = 0) {
     gzwrite(file, bytes->data(), static_cast<unsigned>(bytes->size()));
     gzclose(file);
   }
-  return dir;
 }
 
 TEST(Data, LoadsIdxFiles) {
-  std::string dir = writeIdx(5);
+  ScratchDir scratch;
+  writeIdx(scratch.path, 5);
+  const std::string &dir = scratch.path;
   Dataset data = loadFashionMnist(dir, "train", -1);
   EXPECT_EQ(data.count, 5);
   EXPECT_FLOAT_EQ(data.images[1], 1.0f / 255.0f);
@@ -103,8 +129,9 @@ TEST(Data, LoadsIdxFiles) {
 TEST(DataDeathTest, RefusesBadIdxFiles) {
   // libamprt's BLAS has started threads: re-execute for each death test.
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  std::string truncated = writeIdx(5, 100);
-  EXPECT_EXIT(loadFashionMnist(truncated, "train", -1),
+  ScratchDir truncated;
+  writeIdx(truncated.path, 5, 100);
+  EXPECT_EXIT(loadFashionMnist(truncated.path, "train", -1),
               testing::ExitedWithCode(1), "is truncated");
   EXPECT_EXIT(loadFashionMnist("/nonexistent", "train", -1),
               testing::ExitedWithCode(1), "dataset-fashion-mnist");
