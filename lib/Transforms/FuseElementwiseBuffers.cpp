@@ -346,19 +346,61 @@ findMovableFills(linalg::GenericOp earlier, linalg::GenericOp later,
   return fills;
 }
 
-/// Whether merging `later` into `earlier` would only save a loop but make
-/// a buffer live longer: they share no buffer, and `later` writes one
-/// allocated after `earlier` (the weight casts a schedule for memory put
-/// next to their users would all move up to the first).
+/// The bytes of a statically shaped local buffer, or nothing.
+static std::optional<int64_t> getLocalBufferBytes(Value root) {
+  auto type = dyn_cast<MemRefType>(root.getType());
+  if (!isLocalAllocation(root) || !type || !type.hasStaticShape() ||
+      type.getElementTypeBitWidth() % 8 != 0)
+    return std::nullopt;
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
+/// Whether merging `later` into `earlier` would make the step's buffers
+/// take more memory: the local buffers `later` writes first (nothing before
+/// it accesses them) would become live at `earlier`, and where the two
+/// share no buffer (the merge would only save a loop: the weight casts a
+/// schedule for memory put next to their users would all move up to the
+/// first) or ops in between write memory (the buffers would be live across
+/// their work: a loss-scaled step's momentum, computed from a weight
+/// gradient long after its copy, would live from that copy on), those
+/// bytes outweigh what the merge frees, `earlier`'s buffers only `later`
+/// reads. Buffers of at most a page do not count: living longer, they move
+/// no peak by more than the loop nest a merge saves is worth (a batch
+/// norm's per-channel statistics).
 static bool wouldExtendLifetime(linalg::GenericOp earlier,
-                                linalg::GenericOp later) {
-  if (intersects(accessOf(earlier).reads, accessOf(later).reads))
+                                linalg::GenericOp later,
+                                ArrayRef<BufferAccess> between) {
+  constexpr int64_t kPageBytes = 4096;
+  int64_t extendedBytes = 0;
+  for (Value init : later.getDpsInits()) {
+    Value root = getRootBuffer(init);
+    std::optional<int64_t> bytes = getLocalBufferBytes(root);
+    if (bytes && *bytes > kPageBytes &&
+        !findNearestUser(later, root, /*forward=*/false))
+      extendedBytes += *bytes;
+  }
+  if (extendedBytes == 0)
     return false;
-  return llvm::any_of(later.getDpsInits(), [&](Value init) {
-    auto alloc = getRootBuffer(init).getDefiningOp<memref::AllocOp>();
-    return alloc && alloc->getBlock() == earlier->getBlock() &&
-           earlier->isBeforeInBlock(alloc);
-  });
+  BufferAccess earlierAccess = accessOf(earlier),
+               laterAccess = accessOf(later);
+  bool shareBuffer = intersects(earlierAccess.reads, laterAccess.reads) ||
+                     intersects(earlierAccess.writes, laterAccess.reads);
+  if (!shareBuffer)
+    return true;
+  if (llvm::none_of(between, [](const BufferAccess &access) {
+        return !access.writes.empty();
+      }))
+    return false;
+  int64_t freedBytes = 0;
+  for (Value init : earlier.getDpsInits()) {
+    Value root = getRootBuffer(init);
+    std::optional<int64_t> bytes = getLocalBufferBytes(root);
+    if (bytes && !findNearestUser(earlier, root, /*forward=*/false) &&
+        findNearestUser(earlier, root, /*forward=*/true) == later &&
+        !findNearestUser(later, root, /*forward=*/true))
+      freedBytes += *bytes;
+  }
+  return extendedBytes > freedBytes;
 }
 
 int64_t mlir::amp::fuseElementwiseBufferOps(Block &block, bool intoReductions,
@@ -394,7 +436,8 @@ int64_t mlir::amp::fuseElementwiseBufferOps(Block &block, bool intoReductions,
                          later.getStaticLoopRanges() &&
                      droppedOutputsUnread(earlier, later) &&
                      commutesWith(accessOf(later), obstacles) &&
-                     !(keepLifetimes && wouldExtendLifetime(earlier, later));
+                     !(keepLifetimes &&
+                       wouldExtendLifetime(earlier, later, between));
       // Definitions it needs move up only if the merge then succeeds;
       // moving pure ops and unclobbered loads up (or fills of buffers
       // nothing in between touches) is harmless either way.

@@ -347,36 +347,148 @@ func.func @broadcast_read_of_written(%a: memref<4x8xf32>, %t: memref<4x8xf32>, %
 // KEEP-NEXT: linalg.generic {{.*}} ins(%arg1 : {{.*}}) outs(%[[B]] :
 // KEEP: memref.copy %[[B]], %arg5
 // KEEP-NOT: linalg.generic
-func.func @casts_by_their_users(%w0: memref<16xf32>, %w1: memref<16xf32>,
-                                %m: memref<16xf32>, %g: memref<16xf32>,
-                                %o0: memref<16xbf16>, %o1: memref<16xbf16>) {
-  %a = memref.alloc() : memref<16xbf16>
+func.func @casts_by_their_users(%w0: memref<4096xf32>, %w1: memref<4096xf32>,
+                                %m: memref<4096xf32>, %g: memref<4096xf32>,
+                                %o0: memref<4096xbf16>, %o1: memref<4096xbf16>) {
+  %a = memref.alloc() : memref<4096xbf16>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%w0 : memref<16xf32>) outs(%a : memref<16xbf16>) {
+      ins(%w0 : memref<4096xf32>) outs(%a : memref<4096xbf16>) {
   ^bb0(%in: f32, %out: bf16):
     %t = arith.truncf %in : f32 to bf16
     linalg.yield %t : bf16
   }
-  memref.copy %a, %o0 : memref<16xbf16> to memref<16xbf16>
-  %b = memref.alloc() : memref<16xbf16>
+  memref.copy %a, %o0 : memref<4096xbf16> to memref<4096xbf16>
+  %b = memref.alloc() : memref<4096xbf16>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%w1 : memref<16xf32>) outs(%b : memref<16xbf16>) {
+      ins(%w1 : memref<4096xf32>) outs(%b : memref<4096xbf16>) {
   ^bb0(%in: f32, %out: bf16):
     %t = arith.truncf %in : f32 to bf16
     linalg.yield %t : bf16
   }
-  memref.copy %b, %o1 : memref<16xbf16> to memref<16xbf16>
+  memref.copy %b, %o1 : memref<4096xbf16> to memref<4096xbf16>
   linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
-      ins(%m, %g : memref<16xf32>, memref<16xf32>) outs(%m : memref<16xf32>) {
+      ins(%m, %g : memref<4096xf32>, memref<4096xf32>) outs(%m : memref<4096xf32>) {
   ^bb0(%mi: f32, %gi: f32, %out: f32):
     %n = arith.addf %mi, %gi : f32
     linalg.yield %n : f32
   }
   linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
-      ins(%w0, %m : memref<16xf32>, memref<16xf32>) outs(%w0 : memref<16xf32>) {
+      ins(%w0, %m : memref<4096xf32>, memref<4096xf32>) outs(%w0 : memref<4096xf32>) {
   ^bb0(%wi: f32, %mi: f32, %out: f32):
     %n = arith.subf %wi, %mi : f32
     linalg.yield %n : f32
   }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// A loss-scaled step: a weight gradient is copied (a transpose the layout
+// pass made an identity), the momentum computed from the copy much later
+// feeds the skip-on-overflow select, and the overflow check reads the copy
+// after it (here a copy out). Merged, the momentum's buffer would be live
+// from the copy on, across the work in
+// between (a copy here, library calls in a real step): with keep-lifetimes
+// the consumer stays where it is.
+// CHECK-LABEL: func.func @consumer_across_work
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg2 : {{.*}}) outs(%{{.+}} :
+// CHECK-NOT: linalg.generic
+// CHECK: memref.copy %arg1, %arg3
+// KEEP-LABEL: func.func @consumer_across_work
+// KEEP: %[[COPY:.+]] = memref.alloc
+// KEEP-NEXT: linalg.generic {{.*}} ins(%arg0 : {{.*}}) outs(%[[COPY]] :
+// KEEP: memref.copy %arg1, %arg3
+// KEEP-NEXT: %[[MOMENTUM:.+]] = memref.alloc
+// KEEP-NEXT: linalg.generic {{.*}} ins(%arg2, %[[COPY]] : {{.*}}) outs(%[[MOMENTUM]] :
+func.func @consumer_across_work(%grad: memref<4096xf32>, %act: memref<4096xf32>,
+                                %m: memref<4096xf32>, %other: memref<4096xf32>,
+                                %out: memref<4096xf32>,
+                                %checked: memref<4096xf32>) {
+  %copy = memref.alloc() : memref<4096xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%grad : memref<4096xf32>) outs(%copy : memref<4096xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  memref.copy %act, %other : memref<4096xf32> to memref<4096xf32>
+  %momentum = memref.alloc() : memref<4096xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%m, %copy : memref<4096xf32>, memref<4096xf32>) outs(%momentum : memref<4096xf32>) {
+  ^bb0(%mi: f32, %gi: f32, %o: f32):
+    %n = arith.addf %mi, %gi : f32
+    linalg.yield %n : f32
+  }
+  memref.copy %momentum, %out : memref<4096xf32> to memref<4096xf32>
+  memref.copy %copy, %checked : memref<4096xf32> to memref<4096xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// The same with per-channel statistics: buffers of at most a page join
+// either way (a loop nest saved is worth more than their lifetime).
+// CHECK-LABEL: func.func @small_consumer_across_work
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg2 :
+// CHECK-NOT: linalg.generic
+// KEEP-LABEL: func.func @small_consumer_across_work
+// KEEP: linalg.generic {{.*}} ins(%arg0, %arg2 :
+// KEEP-NOT: linalg.generic
+func.func @small_consumer_across_work(%grad: memref<64xf32>, %act: memref<64xf32>,
+                                      %m: memref<64xf32>, %other: memref<64xf32>,
+                                      %out: memref<64xf32>,
+                                      %checked: memref<64xf32>) {
+  %copy = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%grad : memref<64xf32>) outs(%copy : memref<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  memref.copy %act, %other : memref<64xf32> to memref<64xf32>
+  %momentum = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%m, %copy : memref<64xf32>, memref<64xf32>) outs(%momentum : memref<64xf32>) {
+  ^bb0(%mi: f32, %gi: f32, %o: f32):
+    %n = arith.addf %mi, %gi : f32
+    linalg.yield %n : f32
+  }
+  memref.copy %momentum, %out : memref<64xf32> to memref<64xf32>
+  memref.copy %copy, %checked : memref<64xf32> to memref<64xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// Where only the later op reads what the earlier writes, the merge frees
+// that buffer: as many bytes as it makes live longer, so they join.
+// CHECK-LABEL: func.func @consumer_frees_producer
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg2 :
+// CHECK-NOT: linalg.generic
+// KEEP-LABEL: func.func @consumer_frees_producer
+// KEEP: linalg.generic {{.*}} ins(%arg0, %arg2 :
+// KEEP-NOT: linalg.generic
+func.func @consumer_frees_producer(%grad: memref<4096xf32>, %act: memref<4096xf32>,
+                                   %m: memref<4096xf32>, %other: memref<4096xf32>,
+                                   %out: memref<4096xf32>) {
+  %copy = memref.alloc() : memref<4096xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%grad : memref<4096xf32>) outs(%copy : memref<4096xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  memref.copy %act, %other : memref<4096xf32> to memref<4096xf32>
+  %momentum = memref.alloc() : memref<4096xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%m, %copy : memref<4096xf32>, memref<4096xf32>) outs(%momentum : memref<4096xf32>) {
+  ^bb0(%mi: f32, %gi: f32, %o: f32):
+    %n = arith.addf %mi, %gi : f32
+    linalg.yield %n : f32
+  }
+  memref.copy %momentum, %out : memref<4096xf32> to memref<4096xf32>
   return
 }

@@ -360,9 +360,10 @@ def FuseElementwiseBuffersPass
     Option<"intoReductions", "into-reductions", "bool", /*default=*/"false",
            "Also merge elementwise producers into later reductions">,
     Option<"keepLifetimes", "keep-lifetimes", "bool", /*default=*/"false",
-           "Do not merge ops that share no buffer when the later one writes "
-           "a buffer allocated after the earlier one (it would live longer; "
-           "the CPU's choice after amp-schedule-step-for-memory)">,
+           "Do not merge a later op that first writes a buffer into an "
+           "earlier one it shares no buffer with, or across ops that write "
+           "memory (the buffer would live longer; the CPU's choice after "
+           "amp-schedule-step-for-memory)">,
   ];
 }
 
