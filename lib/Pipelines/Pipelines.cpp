@@ -263,6 +263,8 @@ void mlir::amp::buildAMPLowerToCPUPipeline(
   addBufferizationPasses(pm, options.updateInPlace, options.scheduleForMemory);
   // Library convolutions take any strides; the loops around them do not.
   pm.addNestedPass<func::FuncOp>(createConvBufferLayoutsPass());
+  // The transposes the layouts made plain copies read their source.
+  pm.addNestedPass<func::FuncOp>(createForwardIdentityCopiesPass());
   // Small trailing dimensions (3x3 filters, 1x1 images) merged with the
   // ones before them: innermost loops long enough to vectorize.
   pm.addNestedPass<func::FuncOp>(createCollapseContiguousLoopsPass());

@@ -34,11 +34,16 @@ bool shouldFuseElementwise(OpOperand *fusedOperand);
 /// linalg.generics on buffers (and, with `intoReductions`, reductions)
 /// into earlier elementwise ones over the same iteration space where one
 /// loop nest computes the same; returns how many merged. With
-/// `keepLifetimes`, an op that shares no buffer with the earlier one is
-/// not merged into it when that would write a buffer allocated after it
-/// earlier (a longer lifetime for one loop fewer).
+/// `keepLifetimes`, an op is not merged into an earlier one when that would
+/// make a buffer above a page it writes first live longer: they share no
+/// buffer, or ops in between write memory and the merge frees fewer bytes.
 int64_t fuseElementwiseBufferOps(Block &block, bool intoReductions = false,
                                  bool keepLifetimes = false);
+
+/// amp-forward-identity-copies on one function: the readers of a buffer
+/// copied whole from another that neither changes while it is read read
+/// the original; returns how many copies went.
+int64_t forwardIdentityCopies(func::FuncOp func);
 
 /// amp-fuse-fills-into-parallel-loops on one block: moves whole-buffer
 /// fills into the parallel loop that first touches the buffer; returns how

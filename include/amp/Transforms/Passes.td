@@ -389,6 +389,25 @@ def ConvBufferLayoutsPass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def ForwardIdentityCopiesPass
+    : Pass<"amp-forward-identity-copies", "::mlir::func::FuncOp"> {
+  let summary = "Read a buffer instead of its whole copy when neither "
+                "changes while the copy is read";
+  let description = [{
+    After bufferization, on the CPU, after `amp-conv-buffer-layouts`: a
+    `linalg.generic` that copies every element of one buffer into a fresh
+    allocation of the same type in memory order (identity maps, a body
+    that yields its input; operands are the buffers or their reshapes) is
+    erased and the allocation's uses read the source, where no op from the
+    copy to the last use of the allocation may write either buffer and
+    none frees or returns the allocation. The layout pass leaves such
+    copies where torch-mlir transposed a convolution's operand or result:
+    the copies of a loss-scaled step's weight gradients (each read by the
+    overflow check and by the update) and of the activations a weight
+    gradient reads.
+  }];
+}
+
 def CollapseContiguousLoopsPass
     : Pass<"amp-collapse-contiguous-loops", "::mlir::func::FuncOp"> {
   let summary = "Merge loops of a loop nest on buffers that walk contiguous "

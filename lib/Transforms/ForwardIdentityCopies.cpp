@@ -1,0 +1,155 @@
+//===- ForwardIdentityCopies.cpp - read the original, not a copy ----------===//
+//
+// torch-mlir's backward convolutions read transposed activations and write
+// transposed weight gradients; amp-conv-buffer-layouts stores those
+// buffers in the order the library convolution takes, so the transposes
+// become element-for-element copies of one buffer into a fresh one of the
+// same type. Where neither changes while the copy is read, its readers may
+// as well read the original: a pass over memory and a buffer fewer (a
+// loss-scaled ResNet-18 step copies each weight gradient for its overflow
+// check and its update, 47 MB).
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Transforms/Passes.h"
+#include "amp/Utils/Buffers.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_FORWARDIDENTITYCOPIESPASS
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// The buffer `value` reshapes (through collapse_shape and expand_shape
+/// only), when that buffer's layout is the identity: then `value`'s
+/// elements in order are the buffer's elements in memory order.
+static Value getReshapedBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def))
+      value = collapse.getSrc();
+    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+      value = expand.getSrc();
+    else
+      break;
+  }
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    return {};
+  return value;
+}
+
+/// Whether `op` copies every element of one buffer into another of the
+/// same type in memory order: one input, one output, identity maps over
+/// parallel loops, a body that yields its input.
+static bool isWholeBufferCopy(linalg::GenericOp op, Value &source,
+                              Value &target) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Block &body = op.getRegion().front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!yield || body.getOperations().size() != 1 ||
+      yield.getValues().front() != body.getArgument(0))
+    return false;
+  Value input = op.getDpsInputs().front(), init = op.getDpsInits().front();
+  if (input.getType() != init.getType())
+    return false;
+  source = getReshapedBuffer(input);
+  target = getReshapedBuffer(init);
+  return source && target && source != target &&
+         source.getType() == target.getType();
+}
+
+/// Whether the readers of `target` after `copy` may read `source` instead:
+/// `target` is a fresh local allocation nothing but `copy` writes or
+/// touches before it, and nothing from `copy` to the last use of `target`
+/// writes either buffer.
+static bool canForward(linalg::GenericOp copy, Value source, Value target) {
+  auto alloc = target.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != copy->getBlock())
+    return false;
+  // The source exists wherever the target is used.
+  Operation *sourceDef = source.getDefiningOp();
+  if (sourceDef && (sourceDef->getBlock() != copy->getBlock() ||
+                    !sourceDef->isBeforeInBlock(alloc)))
+    return false;
+  // Every use of the target, through its views, sits in the block after
+  // the copy (or is a view, or the copy's own operand), and none frees or
+  // returns it.
+  Operation *last = copy;
+  SmallVector<Value> worklist{target};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      Operation *inBlock = copy->getBlock()->findAncestorOpInBlock(*user);
+      if (!inBlock || isa<memref::DeallocOp>(user) ||
+          user->hasTrait<OpTrait::IsTerminator>() ||
+          (inBlock != copy && inBlock->isBeforeInBlock(copy) &&
+           !isMemoryEffectFree(inBlock)))
+        return false;
+      if (inBlock != copy && last->isBeforeInBlock(inBlock))
+        last = inBlock;
+      if (isMemoryEffectFree(user))
+        for (Value result : user->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            worklist.push_back(result);
+    }
+  }
+  for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
+    if (mayWriteBuffer(op, source) || mayWriteBuffer(op, target))
+      return false;
+    if (op == last)
+      return true;
+  }
+  return false;
+}
+
+int64_t mlir::amp::forwardIdentityCopies(func::FuncOp func) {
+  SmallVector<linalg::GenericOp> copies;
+  func.walk([&](linalg::GenericOp op) { copies.push_back(op); });
+  int64_t forwarded = 0;
+  for (linalg::GenericOp copy : copies) {
+    Value source, target;
+    if (!isWholeBufferCopy(copy, source, target) ||
+        !canForward(copy, source, target))
+      continue;
+    SmallVector<Operation *> reshapes;
+    for (Value operand : copy->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
+        reshapes.push_back(def);
+    copy->erase();
+    // The reshapes only the copy took, and the ones they took.
+    while (!reshapes.empty()) {
+      Operation *reshape = reshapes.pop_back_val();
+      if (!reshape->use_empty())
+        continue;
+      Operation *def = reshape->getOperand(0).getDefiningOp();
+      reshape->erase();
+      if (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
+        reshapes.push_back(def);
+    }
+    Operation *alloc = target.getDefiningOp();
+    target.replaceAllUsesWith(source);
+    alloc->erase();
+    ++forwarded;
+  }
+  return forwarded;
+}
+
+namespace {
+struct ForwardIdentityCopiesPass
+    : public amp::impl::ForwardIdentityCopiesPassBase<
+          ForwardIdentityCopiesPass> {
+  void runOnOperation() override { forwardIdentityCopies(getOperation()); }
+};
+} // namespace
