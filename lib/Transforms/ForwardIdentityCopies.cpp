@@ -104,8 +104,9 @@ static bool canForward(linalg::GenericOp copy, Value source, Value target) {
             worklist.push_back(result);
     }
   }
+  Value sourceRoot = getRootBuffer(source);
   for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
-    if (mayWriteBuffer(op, source) || mayWriteBuffer(op, target))
+    if (mayWriteBuffer(op, sourceRoot) || mayWriteBuffer(op, target))
       return false;
     if (op == last)
       return true;

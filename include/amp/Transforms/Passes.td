@@ -355,6 +355,13 @@ def FuseElementwiseBuffersPass
     inside the reduction's loops). For the GPU, where it saves a launch;
     on the CPU it would put the elementwise work inside a loop that does
     not vectorize.
+
+    With `keep-lifetimes` (the CPU, after `amp-schedule-step-for-memory`
+    ordered the step for short lifetimes), a merge that would make a local
+    buffer above a page, which the later op writes first, live from the
+    earlier op on is refused where the two share no buffer, or where ops
+    in between write memory and the merge frees fewer bytes (buffers only
+    the later op reads) than it keeps alive longer.
   }];
   let options = [
     Option<"intoReductions", "into-reductions", "bool", /*default=*/"false",
