@@ -346,13 +346,11 @@ findMovableFills(linalg::GenericOp earlier, linalg::GenericOp later,
   return fills;
 }
 
-/// The bytes of a statically shaped local buffer, or nothing.
+/// The bytes of a local allocation of static shape, or nothing.
 static std::optional<int64_t> getLocalBufferBytes(Value root) {
-  auto type = dyn_cast<MemRefType>(root.getType());
-  if (!isLocalAllocation(root) || !type || !type.hasStaticShape() ||
-      type.getElementTypeBitWidth() % 8 != 0)
+  if (!isLocalAllocation(root))
     return std::nullopt;
-  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  return getStaticBufferBytes(cast<MemRefType>(root.getType()));
 }
 
 /// Whether merging `later` into `earlier` would make the step's buffers

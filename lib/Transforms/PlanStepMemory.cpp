@@ -14,6 +14,7 @@
 
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Transforms/Passes.h"
+#include "amp/Utils/Buffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -73,17 +74,6 @@ int64_t assignOffsets(MutableArrayRef<Slot> slots, int64_t alignment) {
                               llvm::alignTo(candidate + slot.bytes, alignment));
   }
   return total;
-}
-
-/// The bytes of a static, identity-layout buffer of plain elements, or
-/// nothing.
-std::optional<int64_t> plannableBytes(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      type.getMemorySpace() || !type.getElementType().isIntOrFloat())
-    return std::nullopt;
-  int64_t bits = type.getElementTypeBitWidth();
-  // i1 and other narrow elements take a byte each, as LLVM stores them.
-  return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
 }
 
 /// The position in `block` of the op in it that holds `op`.
@@ -148,7 +138,7 @@ void planFunction(func::FuncOp func, int64_t alignment, bool constants) {
     std::optional<int64_t> bytes;
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       std::optional<std::pair<int64_t, int64_t>> range;
-      if (!(bytes = plannableBytes(alloc.getType())) ||
+      if (!(bytes = getStaticBufferBytes(alloc.getType())) ||
           !(range = liveRange(alloc, entry, positions)))
         continue;
       Slot slot{&op, alloc.getType(), *bytes, range->first, range->second, {}};
@@ -163,7 +153,7 @@ void planFunction(func::FuncOp func, int64_t alignment, bool constants) {
       auto definition = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
           global, global.getNameAttr());
       if (!definition || !definition.getConstant() ||
-          !(bytes = plannableBytes(global.getType())))
+          !(bytes = getStaticBufferBytes(global.getType())))
         continue;
       slots.push_back(
           {&op, global.getType(), *bytes, positions[&op], last, {}, 0});

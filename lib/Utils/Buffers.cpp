@@ -58,6 +58,15 @@ bool mlir::amp::mayTouchUnlistedMemory(Operation *op) {
       .wasInterrupted();
 }
 
+std::optional<int64_t> mlir::amp::getStaticBufferBytes(MemRefType type) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getMemorySpace() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  int64_t bits = type.getElementTypeBitWidth();
+  // i1 and other narrow elements take a byte each, as LLVM stores them.
+  return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
+}
+
 bool mlir::amp::isLocalAllocation(Value root) {
   return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
       root.getDefiningOp());

@@ -3,6 +3,7 @@
 #ifndef AMP_UTILS_BUFFERS_H
 #define AMP_UTILS_BUFFERS_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -14,6 +15,10 @@ namespace mlir::amp {
 /// are taken not to overlap: the step's buffers (allocations, inputs,
 /// state and out-params) never do.
 Value getRootBuffer(Value value);
+
+/// The bytes of a static, identity-layout buffer of plain elements in the
+/// default memory space, or nothing.
+std::optional<int64_t> getStaticBufferBytes(MemRefType type);
 
 /// Whether `op` or an op nested in it takes a view of `root` as operand.
 bool usesBuffer(Operation *op, Value root);
