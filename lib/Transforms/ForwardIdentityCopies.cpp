@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_FORWARDIDENTITYCOPIESPASS
@@ -70,48 +71,33 @@ static bool isWholeBufferCopy(linalg::GenericOp op, Value &source,
 }
 
 /// Whether the readers of `target` after `copy` may read `source` instead:
-/// `target` is a fresh local allocation nothing but `copy` writes or
-/// touches before it, and nothing from `copy` to the last use of `target`
-/// writes either buffer.
+/// `target` is a local allocation nothing touches before `copy` (views
+/// aside), that is neither freed nor returned, and nothing from `copy` to
+/// the last use of `target` writes either buffer.
 static bool canForward(linalg::GenericOp copy, Value source, Value target) {
+  Block *block = copy->getBlock();
   auto alloc = target.getDefiningOp<memref::AllocOp>();
-  if (!alloc || alloc->getBlock() != copy->getBlock())
+  if (!alloc || alloc->getBlock() != block ||
+      llvm::any_of(target.getUsers(), llvm::IsaPred<memref::DeallocOp>) ||
+      findNearestUser(copy, target, /*forward=*/false))
     return false;
   // The source exists wherever the target is used.
   Operation *sourceDef = source.getDefiningOp();
-  if (sourceDef && (sourceDef->getBlock() != copy->getBlock() ||
-                    !sourceDef->isBeforeInBlock(alloc)))
+  if (sourceDef &&
+      (sourceDef->getBlock() != block || !sourceDef->isBeforeInBlock(alloc)))
     return false;
-  // Every use of the target, through its views, sits in the block after
-  // the copy (or is a view, or the copy's own operand), and none frees or
-  // returns it.
-  Operation *last = copy;
-  SmallVector<Value> worklist{target};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
-      Operation *inBlock = copy->getBlock()->findAncestorOpInBlock(*user);
-      if (!inBlock || isa<memref::DeallocOp>(user) ||
-          user->hasTrait<OpTrait::IsTerminator>() ||
-          (inBlock != copy && inBlock->isBeforeInBlock(copy) &&
-           !isMemoryEffectFree(inBlock)))
-        return false;
-      if (inBlock != copy && last->isBeforeInBlock(inBlock))
-        last = inBlock;
-      if (isMemoryEffectFree(user))
-        for (Value result : user->getResults())
-          if (isa<BaseMemRefType>(result.getType()))
-            worklist.push_back(result);
-    }
-  }
+  Operation *lastUse =
+      &*llvm::find_if(llvm::reverse(*block),
+                      [&](Operation &op) { return usesBuffer(&op, target); });
+  if (lastUse == copy || lastUse->hasTrait<OpTrait::IsTerminator>())
+    return false;
   Value sourceRoot = getRootBuffer(source);
-  for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
+  for (Operation *op = copy->getNextNode();; op = op->getNextNode()) {
     if (mayWriteBuffer(op, sourceRoot) || mayWriteBuffer(op, target))
       return false;
-    if (op == last)
+    if (op == lastUse)
       return true;
   }
-  return false;
 }
 
 int64_t mlir::amp::forwardIdentityCopies(func::FuncOp func) {
@@ -123,25 +109,23 @@ int64_t mlir::amp::forwardIdentityCopies(func::FuncOp func) {
     if (!isWholeBufferCopy(copy, source, target) ||
         !canForward(copy, source, target))
       continue;
-    SmallVector<Operation *> reshapes;
-    for (Value operand : copy->getOperands())
-      if (Operation *def = operand.getDefiningOp();
-          isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
-        reshapes.push_back(def);
-    copy->erase();
-    // The reshapes only the copy took, and the ones they took.
-    while (!reshapes.empty()) {
-      Operation *reshape = reshapes.pop_back_val();
-      if (!reshape->use_empty())
-        continue;
-      Operation *def = reshape->getOperand(0).getDefiningOp();
-      reshape->erase();
-      if (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
-        reshapes.push_back(def);
-    }
     Operation *alloc = target.getDefiningOp();
+    SmallVector<Operation *> views;
+    for (Value operand : copy->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && def != alloc)
+        views.push_back(def);
+    copy->erase();
     target.replaceAllUsesWith(source);
     alloc->erase();
+    // The views only the copy took, and the ones they took.
+    for (Operation *view : views)
+      while (view && isOpTriviallyDead(view)) {
+        Operation *next = view->getNumOperands() == 1
+                              ? view->getOperand(0).getDefiningOp()
+                              : nullptr;
+        view->erase();
+        view = next;
+      }
     ++forwarded;
   }
   return forwarded;
