@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       {AMP_I32, AMP_ROLE_DATA, -1, 1, labels, "labels", 0},
       {AMP_F32, AMP_ROLE_DATA, -1, 0, nullptr, "lr", 0}};
   static const amp_function_info step = {"train_step", 3, args, 0, nullptr,
-                                         0.0f, 0, nullptr, 0};
+                                         0.0f, 0, nullptr, 0, nullptr};
   (void)amp_train::bindNamedArrays(step, std::move(*arrays), 0.1f, error);
   return 0;
 }

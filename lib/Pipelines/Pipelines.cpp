@@ -303,6 +303,11 @@ void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   addGPUMappingPasses(funcPm);
   funcPm.addPass(createEmulateGPULaunchesPass());
+  if (options.planMemory) {
+    // The CUDA path's plan: 256-byte slots, constants in slots of their
+    // own written once per workspace (here by host copies).
+    pm.addPass(createPlanStepMemoryPass());
+  }
   addCPULoopsToLLVMPasses(pm, options);
 }
 

@@ -40,7 +40,7 @@ using namespace mlir::amp;
 
 // The shim below is written for this version of amp_artifact.h: a change to
 // the ABI must revisit generateShim (and python/amp_mlir/runtime.py).
-static_assert(AMP_ARTIFACT_ABI_VERSION == 5,
+static_assert(AMP_ARTIFACT_ABI_VERSION == 6,
               "amp_artifact.h changed: update the shim writer");
 
 /// The C enumerator of `dtype` in amp_artifact.h (the shim includes it).
@@ -115,6 +115,8 @@ struct FunctionInfo {
   int64_t initialHysteresis = 0;
   // amp-plan-step-memory's workspace (a trailing i8 buffer), 0 if none.
   int64_t workspaceBytes = 0;
+  // The function that writes the workspace's constants, if any.
+  std::string workspaceInit;
 };
 } // namespace
 
@@ -317,6 +319,12 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
     for (size_t i = 0; i < all.size(); ++i)
       os << (i ? ", " : "") << "&d" << i;
     os << ");\n  return 0;\n}\n\n";
+    if (!f.workspaceInit.empty())
+      os << "extern void _mlir_ciface_" << f.workspaceInit << "(desc1 *);\n"
+         << "static int32_t init_" << f.name << "(void *workspace) {\n"
+         << "  desc1 d = {workspace, workspace, 0, {" << f.workspaceBytes
+         << "LL}, {1LL}};\n  _mlir_ciface_" << f.workspaceInit
+         << "(&d);\n  return 0;\n}\n\n";
 
     auto table = [&](StringRef kind, ArrayRef<TensorInfo> tensors) {
       for (auto [i, t] : llvm::enumerate(tensors)) {
@@ -348,7 +356,8 @@ static std::string generateShim(const std::vector<FunctionInfo> &functions,
     os << "  {\"" << f.name << "\", " << f.args.size() << ", args_" << f.name
        << ", " << f.results.size() << ", results_" << f.name << ", "
        << llvm::format("%.9e", f.initialScale) << "f, " << f.initialHysteresis
-       << ", call_" << f.name << ", " << f.workspaceBytes << "ULL},\n";
+       << ", call_" << f.name << ", " << f.workspaceBytes << "ULL, "
+       << (f.workspaceInit.empty() ? "0" : "init_" + f.name) << "},\n";
   os << "};\n\n";
   os << "int32_t amp_artifact_abi_version(void) { return "
         "AMP_ARTIFACT_ABI_VERSION; }\n";
@@ -498,11 +507,17 @@ LogicalResult mlir::amp::compileToArtifact(ModuleOp module,
   }
   if (failed(pm.run(module)))
     return module.emitError("amp-compile: lowering to LLVM failed");
-  for (FunctionInfo &f : *functions)
-    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(f.name))
-      if (auto bytes = func->getAttrOfType<IntegerAttr>(
-              AMPDialect::kWorkspaceBytesAttrName))
-        f.workspaceBytes = bytes.getInt();
+  for (FunctionInfo &f : *functions) {
+    auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(f.name);
+    if (!func)
+      continue;
+    if (auto bytes = func->getAttrOfType<IntegerAttr>(
+            AMPDialect::kWorkspaceBytesAttrName))
+      f.workspaceBytes = bytes.getInt();
+    if (auto init = func->getAttrOfType<FlatSymbolRefAttr>(
+            AMPDialect::kWorkspaceInitAttrName))
+      f.workspaceInit = init.getValue().str();
+  }
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

@@ -6,6 +6,8 @@
 // overlap share bytes (largest first, each at the lowest free offset), and
 // the step takes the planned bytes as one more argument, a workspace the
 // runtime allocates once per session: no allocation or free inside a step.
+// Constants the GPU must find in device memory get slots no buffer shares,
+// written by a function of their own that runs once per workspace.
 // Work runs in program order (CPU loops and library calls return finished;
 // GPU work is queued on one stream), so a buffer that reuses bytes is
 // written after the work that read them before.
@@ -19,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -124,9 +127,44 @@ liveRange(Value buffer, Block &entry,
   return std::make_pair(first.value_or(defined), last);
 }
 
+/// A function `<step>_init_workspace(workspace)` that copies each constant
+/// of `slots` into its slot, which the runtime runs once per workspace; the
+/// step function names it in `amp.workspace_init` and is exported with it.
+void createWorkspaceInit(func::FuncOp step, ArrayRef<Slot> slots,
+                         Type workspaceType, SymbolTable &symbols) {
+  OpBuilder builder(step.getContext());
+  Location loc = step.getLoc();
+  auto init = func::FuncOp::create(
+      builder, loc, (step.getName() + "_init_workspace").str(),
+      builder.getFunctionType({workspaceType}, {}));
+  if (Attribute cInterface =
+          step->getAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName()))
+    init->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), cInterface);
+  builder.setInsertionPointToStart(init.addEntryBlock());
+  Value workspace = init.getArgument(0);
+  for (const Slot &slot : slots) {
+    auto global = cast<memref::GetGlobalOp>(slot.definition);
+    Location constantLoc = global.getLoc();
+    Value source = memref::GetGlobalOp::create(builder, constantLoc,
+                                               global.getType(),
+                                               global.getNameAttr());
+    Value offset =
+        arith::ConstantIndexOp::create(builder, constantLoc, slot.offset);
+    Value view = memref::ViewOp::create(builder, constantLoc, slot.type,
+                                        workspace, offset, ValueRange());
+    // On the GPU path a host-to-device copy (amp-buffers-to-device-memory).
+    memref::CopyOp::create(builder, constantLoc, source, view);
+  }
+  func::ReturnOp::create(builder, loc);
+  symbols.insert(init, std::next(Block::iterator(step)));
+  step->setAttr(AMPDialect::kWorkspaceInitAttrName,
+                FlatSymbolRefAttr::get(init.getNameAttr()));
+}
+
 /// Plans `func`'s static buffers and constants into a workspace argument
 /// (none when it has nothing to plan).
-void planFunction(func::FuncOp func, int64_t alignment, bool constants) {
+void planFunction(func::FuncOp func, int64_t alignment, bool constants,
+                  SymbolTable &symbols) {
   Block &entry = func.getBody().front();
   DenseMap<Operation *, int64_t> positions;
   for (auto [index, op] : llvm::enumerate(entry))
@@ -148,15 +186,15 @@ void planFunction(func::FuncOp func, int64_t alignment, bool constants) {
       slots.push_back(std::move(slot));
     } else if (auto global = dyn_cast<memref::GetGlobalOp>(op);
                global && constants) {
-      // A constant: one device copy for the whole call (the host's
-      // read-only data is out of the kernels' reach).
+      // A constant: one device copy (the host's read-only data is out of
+      // the kernels' reach), written once per workspace, so live from
+      // before the first op to after the last.
       auto definition = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
           global, global.getNameAttr());
       if (!definition || !definition.getConstant() ||
           !(bytes = getStaticBufferBytes(global.getType())))
         continue;
-      slots.push_back(
-          {&op, global.getType(), *bytes, positions[&op], last, {}, 0});
+      slots.push_back({&op, global.getType(), *bytes, -1, last, {}, 0});
     }
   }
   if (slots.empty())
@@ -172,6 +210,12 @@ void planFunction(func::FuncOp func, int64_t alignment, bool constants) {
   Value workspace = func.getArgument(index);
   func->setAttr(AMPDialect::kWorkspaceBytesAttrName,
                 builder.getI64IntegerAttr(total));
+  SmallVector<Slot> constantSlots;
+  for (Slot &slot : slots)
+    if (isa<memref::GetGlobalOp>(slot.definition))
+      constantSlots.push_back(slot);
+  if (!constantSlots.empty())
+    createWorkspaceInit(func, constantSlots, workspaceType, symbols);
   for (Slot &slot : slots) {
     builder.setInsertionPointAfter(slot.definition);
     Location loc = slot.definition->getLoc();
@@ -179,13 +223,6 @@ void planFunction(func::FuncOp func, int64_t alignment, bool constants) {
         arith::ConstantIndexOp::create(builder, loc, slot.offset);
     Value view = memref::ViewOp::create(builder, loc, slot.type, workspace,
                                         offset, ValueRange());
-    if (isa<memref::GetGlobalOp>(slot.definition)) {
-      Value global = slot.definition->getResult(0);
-      global.replaceAllUsesWith(view);
-      // The copy runs on the GPU (amp-buffers-to-device-memory).
-      memref::CopyOp::create(builder, loc, global, view);
-      continue;
-    }
     slot.definition->getResult(0).replaceAllUsesWith(view);
     for (memref::DeallocOp dealloc : slot.deallocs)
       dealloc.erase();
@@ -199,10 +236,14 @@ struct PlanStepMemoryPass
   void runOnOperation() override {
     // A function called in the module keeps its signature (and its
     // allocations): its callers do not pass a workspace.
+    SmallVector<func::FuncOp> steps;
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal() &&
           SymbolTable::symbolKnownUseEmpty(func, getOperation()))
-        planFunction(func, alignment, constants);
+        steps.push_back(func);
+    SymbolTable symbols(getOperation());
+    for (func::FuncOp func : steps)
+      planFunction(func, alignment, constants, symbols);
   }
 };
 } // namespace

@@ -19,7 +19,7 @@ _build = os.environ.get("AMP_MLIR_BUILD", os.path.join(_root, "build"))
 # The values of runtime/include/amp_artifact.h this module uses (checked
 # against the header by test/Runtime/contract.test).
 ENUMS = {
-    "AMP_ARTIFACT_ABI_VERSION": 5,
+    "AMP_ARTIFACT_ABI_VERSION": 6,
     "AMP_F32": 0, "AMP_F16": 1, "AMP_I32": 3, "AMP_I1": 4, "AMP_I64": 6,
     "AMP_ROLE_DATA": 0, "AMP_ROLE_PARAM": 1, "AMP_ROLE_STATE": 2,
     "AMP_ROLE_LOSS": 7, "AMP_ROLE_UPDATE": 8,
@@ -43,7 +43,7 @@ class _Function(ctypes.Structure):
                 ("args", ctypes.POINTER(_Tensor)), ("num_results", ctypes.c_int32),
                 ("results", ctypes.POINTER(_Tensor)), ("initial_scale", ctypes.c_float),
                 ("initial_hysteresis", ctypes.c_int32), ("call", ctypes.c_void_p),
-                ("workspace_bytes", ctypes.c_uint64)]
+                ("workspace_bytes", ctypes.c_uint64), ("init_workspace", ctypes.c_void_p)]
 
 
 def _library():

@@ -26,7 +26,7 @@
 extern "C" {
 #endif
 
-#define AMP_ARTIFACT_ABI_VERSION 5
+#define AMP_ARTIFACT_ABI_VERSION 6
 
 #define AMP_ARTIFACT_TRAILER_MAGIC "AMPCRC01"
 
@@ -99,10 +99,18 @@ typedef struct amp_function_info {
   int32_t (*call)(void **buffers);
   /* The bytes of memory (device memory for a device artifact) the function
    * uses for its intermediates (amp-plan-step-memory), which the caller
-   * allocates once and passes to every call, 256-byte aligned; its
-   * contents between calls do not matter. 0 when the function allocates
-   * its own. Version 4 added it (at first for device artifacts only). */
+   * allocates once and passes to every call, 256-byte aligned. 0 when the
+   * function allocates its own. Version 4 added it (at first for device
+   * artifacts only). */
   uint64_t workspace_bytes;
+  /* NULL, or what prepares a new workspace: it writes the constants the
+   * function reads from there (a device artifact's constant tables, copied
+   * to the device once instead of on every call). The caller runs it once on
+   * each workspace before the first call with it (a device artifact queues
+   * it like `call`) and keeps the workspace's bytes as the calls leave
+   * them: a call writes only bytes other than the constants'. Version 6
+   * added it. */
+  int32_t (*init_workspace)(void *workspace);
 } amp_function_info;
 
 /* Exported by every artifact. */

@@ -616,7 +616,8 @@ amprt_artifact *amprt_load(const char *path, char *error, size_t error_size) {
   for (int32_t f = 0; f < count; ++f) {
     const amp_function_info &function = table[f];
     bool ok = function.name && function.num_args >= 0 &&
-              function.num_results >= 0 && function.call;
+              function.num_results >= 0 && function.call &&
+              (!function.init_workspace || function.workspace_bytes);
     for (int32_t i = 0; ok && i < function.num_args + function.num_results;
          ++i) {
       const amp_tensor_info &t = i < function.num_args
@@ -708,6 +709,9 @@ int amprt_call(const amprt_artifact *artifact,
       if (!workspace.data())
         return -1;
       pointers.push_back(workspace.data());
+      if (function->init_workspace &&
+          function->init_workspace(workspace.data()) != 0)
+        return -1;
     }
     return function->call(pointers.data());
   }
@@ -716,8 +720,12 @@ int amprt_call(const amprt_artifact *artifact,
   // the host waits once.
   DeviceBlocks blocks(artifact);
   std::vector<void *> pointers(count);
-  if (function->workspace_bytes)
+  if (function->workspace_bytes) {
     pointers.push_back(blocks.allocate(function->workspace_bytes));
+    if (function->init_workspace &&
+        function->init_workspace(pointers.back()) != 0)
+      return -1;
+  }
   std::vector<size_t> sizes(count);
   for (int32_t i = 0; i < count; ++i) {
     const amp_tensor_info &tensor =
@@ -886,7 +894,8 @@ struct amprt_session {
 
   /// A device artifact's buffers, the batch and read-back blocks; then
   /// every argument's initial bytes uploaded.
-  void createDeviceBuffers() {
+  /// False when the step's workspace initialization fails.
+  bool createDeviceBuffers() {
     device = std::make_unique<DeviceState>(artifact);
     DeviceState &d = *device;
     int32_t count = step->num_args + step->num_results;
@@ -932,8 +941,12 @@ struct amprt_session {
       (i < step->num_args ? d.args[i] : d.results[i - step->num_args]) =
           pointer;
     }
-    if (step->workspace_bytes)
+    if (step->workspace_bytes) {
       d.workspace = d.blocks.allocate(step->workspace_bytes);
+      // Queued before everything the steps queue: their constants.
+      if (step->init_workspace && step->init_workspace(d.workspace) != 0)
+        return false;
+    }
     d.graphsEnabled = artifact->captureBegin && graphsWanted();
     d.mirrorCurrent.assign(step->num_args, 1);
     d.handedOut.assign(step->num_args, 0);
@@ -945,6 +958,7 @@ struct amprt_session {
       artifact->copyToHost(d.readBackPinned, d.readBackDevice,
                            d.readBackBytes);
     artifact->synchronize();
+    return true;
   }
 
   /// Makes the host mirrors of a device artifact's arguments (all of them,
@@ -1107,7 +1121,13 @@ amprt_session *amprt_session_create(const amprt_artifact *artifact,
                           nullptr);
   session->initialize(seed);
   if (artifact->alloc) {
-    session->createDeviceBuffers();
+    if (!session->createDeviceBuffers()) {
+      report(error, error_size,
+             "the workspace initialization of the training step '%s' failed",
+             step->name);
+      delete session;
+      return nullptr;
+    }
   } else {
     // An update in place has no buffer of its own: the session holds its
     // state once.
@@ -1122,6 +1142,15 @@ amprt_session *amprt_session_create(const amprt_artifact *artifact,
                "cannot allocate the %llu-byte workspace of the training "
                "step '%s'",
                static_cast<unsigned long long>(step->workspace_bytes),
+               step->name);
+        delete session;
+        return nullptr;
+      }
+      if (step->init_workspace &&
+          step->init_workspace(session->workspace.data()) != 0) {
+        report(error, error_size,
+               "the workspace initialization of the training step '%s' "
+               "failed",
                step->name);
         delete session;
         return nullptr;

@@ -49,19 +49,48 @@ func.func @step(%in: memref<16xf32>) {
 
 // -----
 
-// A constant gets a slot, filled by a copy (the GPU runs it); the global
-// itself is then only copied from.
+// A constant gets a slot no buffer shares (a buffer that lives while the
+// constant is not used still gets bytes of its own), filled once per
+// workspace by @constant_init_workspace, which the step names and which is
+// exported as the step is; the step itself only reads the slot.
 // CHECK-LABEL: func.func @constant
-// CHECK-SAME: (%[[WS:.*]]: memref<256xi8>)
-// CHECK: %[[G:.*]] = memref.get_global @table : memref<4xi32>
-// CHECK: %[[V:.*]] = memref.view %[[WS]]
-// CHECK: memref.copy %[[G]], %[[V]]
+// CHECK-SAME: (%[[WS:.*]]: memref<768xi8>)
+// CHECK-SAME: amp.workspace_bytes = 768 : i64
+// CHECK-SAME: amp.workspace_init = @constant_init_workspace
+// CHECK-SAME: llvm.emit_c_interface
+// CHECK-NOT: memref.get_global
+// CHECK-NOT: memref.copy
+// CHECK: %[[VA:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<768xi8> to memref<64xf32>
+// CHECK: call @use_f32(%[[VA]])
+// CHECK: %[[V:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<768xi8> to memref<4xi32>
 // CHECK: call @use(%[[V]])
+// CHECK: %[[V2:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<768xi8> to memref<2xi32>
+// CHECK: call @use2(%[[V2]])
+// CHECK: return
+// CHECK-LABEL: func.func @constant_init_workspace
+// CHECK-SAME: (%[[IWS:.*]]: memref<768xi8>)
+// CHECK-SAME: llvm.emit_c_interface
+// CHECK-DAG: %[[G:.*]] = memref.get_global @table : memref<4xi32>
+// CHECK-DAG: %[[G2:.*]] = memref.get_global @table3 : memref<2xi32>
+// CHECK-DAG: %[[IV:.*]] = memref.view %[[IWS]][%{{.*}}][] : memref<768xi8> to memref<4xi32>
+// CHECK-DAG: %[[IV2:.*]] = memref.view %[[IWS]][%{{.*}}][] : memref<768xi8> to memref<2xi32>
+// CHECK-DAG: memref.copy %[[G]], %[[IV]]
+// CHECK-DAG: memref.copy %[[G2]], %[[IV2]]
+// CHECK-NOT: memref.copy
+// CHECK: return
 memref.global "private" constant @table : memref<4xi32> = dense<[0, 1, 2, 3]>
+memref.global "private" constant @table3 : memref<2xi32> = dense<[4, 5]>
 func.func private @use(memref<4xi32>)
-func.func @constant() {
+func.func private @use2(memref<2xi32>)
+func.func private @use_f32(memref<64xf32>)
+func.func @constant() attributes {llvm.emit_c_interface} {
+  %a = memref.alloc() : memref<64xf32>
+  call @use_f32(%a) : (memref<64xf32>) -> ()
+  memref.dealloc %a : memref<64xf32>
   %t = memref.get_global @table : memref<4xi32>
   call @use(%t) : (memref<4xi32>) -> ()
+  %u = memref.get_global @table3 : memref<2xi32>
+  call @use2(%u) : (memref<2xi32>) -> ()
   return
 }
 

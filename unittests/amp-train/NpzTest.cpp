@@ -200,7 +200,7 @@ struct FakeStep {
       {AMP_F32, AMP_ROLE_PARAM, -1, 1, paramShape, "w", 0},
   };
   amp_function_info info = {"train_step", 4, args, 0, nullptr, 0.0f, 0,
-                            nullptr, 0};
+                            nullptr, 0, nullptr};
 };
 
 NpyArray array(NpyType type, std::vector<int64_t> shape, std::string bytes) {

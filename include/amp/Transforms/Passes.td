@@ -446,8 +446,12 @@ def PlanStepMemoryPass : Pass<"amp-plan-step-memory", "::mlir::ModuleOp"> {
     `memref.view` at a planned offset of one workspace, and its
     `memref.dealloc` goes; with `constants`, each
     constant taken there (`memref.get_global` of a constant global) gets a
-    slot too, filled by a copy (the GPU cannot read the host's read-only
-    data). A buffer lives from the first op that may read or write it to
+    slot of its own too (the GPU cannot read the host's read-only data),
+    which no other buffer shares, filled by a new public function
+    `<name>_init_workspace(workspace)` that the function names in
+    `amp.workspace_init` and the runtime runs once per workspace: the
+    constants reach the device once per session, not on every step. A
+    buffer lives from the first op that may read or write it to
     the last use of it or of a value that may alias it (views and casts,
     which bufferization often puts long before the first access, do not
     start it; deallocations, which buffer deallocation puts at the end of
@@ -467,8 +471,8 @@ def PlanStepMemoryPass : Pass<"amp-plan-step-memory", "::mlir::ModuleOp"> {
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",
            "Alignment in bytes of every slot (cuBLASLt's default assumption)">,
     Option<"constants", "constants", "bool", /*default=*/"true",
-           "Copy constant globals into slots of the workspace (the GPU path; "
-           "the CPU reads them in place)">,
+           "Copy constant globals into slots of the workspace, once per "
+           "workspace (the GPU path; the CPU reads them in place)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];

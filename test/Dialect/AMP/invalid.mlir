@@ -351,3 +351,17 @@ func.func @workspace_not_on_function() {
   %c = arith.constant {amp.workspace_bytes = 8 : i64} 0 : index
   return
 }
+
+// -----
+
+// expected-error@+1 {{'amp.workspace_init' must be a symbol reference on a function with 'amp.workspace_bytes'}}
+func.func @workspace_init_without_workspace() attributes {amp.workspace_init = @init} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'amp.workspace_init' must be a symbol reference on a function with 'amp.workspace_bytes'}}
+func.func @workspace_init_not_a_symbol(%ws: memref<256xi8>) attributes {amp.workspace_bytes = 256 : i64, amp.workspace_init = "init"} {
+  return
+}

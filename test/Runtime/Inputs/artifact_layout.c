@@ -27,6 +27,7 @@ int main(void) {
   FIELD(amp_function_info, initial_hysteresis);
   FIELD(amp_function_info, call);
   FIELD(amp_function_info, workspace_bytes);
+  FIELD(amp_function_info, init_workspace);
   VALUE(AMP_ARTIFACT_ABI_VERSION);
   VALUE(AMP_F32);
   VALUE(AMP_F16);

@@ -70,6 +70,15 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a positive integer on a function";
     return success();
   }
+  if (name == kWorkspaceInitAttrName) {
+    if (!isa<FunctionOpInterface>(op) ||
+        !isa<FlatSymbolRefAttr>(attr.getValue()) ||
+        !op->hasAttr(kWorkspaceBytesAttrName))
+      return op->emitError()
+             << "'" << name << "' must be a symbol reference on a function "
+             << "with '" << kWorkspaceBytesAttrName << "'";
+    return success();
+  }
   if (name == kParallelChunkAttrName || name == kStreamOrderedAttrName) {
     if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
       return op->emitError()

@@ -129,14 +129,43 @@ static void check(void **buffers, int count, const char *function) {
 }
 
 /* The device step's intermediates go through its workspace (buffers[5],
- * WORKSPACE_BYTES from amp_artifact_alloc, whatever it held before); with
- * -DHOST_WORKSPACE the host step's too, host memory from the session. */
-#if defined(HOST_ARTIFACT) && defined(HOST_WORKSPACE)
-#define WORKSPACE_BYTES 64
-#elif defined(HOST_ARTIFACT)
+ * WORKSPACE_BYTES from amp_artifact_alloc); with -DHOST_WORKSPACE the host
+ * step's too, host memory from the session. Its constant, the step added
+ * to each param, lives there from offset 512 on: init_workspace writes it
+ * once per workspace (and says so), and the step refuses a workspace that
+ * does not hold it, as a compiled step would read garbage. */
+#if defined(HOST_ARTIFACT) && !defined(HOST_WORKSPACE)
 #define WORKSPACE_BYTES 0
 #else
 #define WORKSPACE_BYTES 1024
+#endif
+#define CONSTANTS_OFFSET 512
+
+#if WORKSPACE_BYTES
+static int32_t initWorkspace(void *workspace) {
+#ifndef HOST_ARTIFACT
+  if (!isOwned(workspace, WORKSPACE_BYTES)) {
+    fprintf(stderr, "init_workspace: the workspace is not device memory\n");
+    exit(3);
+  }
+#endif
+  float *ones = (float *)((char *)workspace + CONSTANTS_OFFSET);
+  for (int i = 0; i < 10; ++i)
+    ones[i] = 1.0f;
+  printf("stand-in workspace initialized\n");
+  return 0;
+}
+#define INIT_WORKSPACE initWorkspace
+#else
+#define INIT_WORKSPACE 0
+#endif
+/* -DINIT_WITHOUT_WORKSPACE: predict names an init_workspace but has no
+ * workspace, a malformed table. */
+#ifdef INIT_WITHOUT_WORKSPACE
+static int32_t initNothing(void *workspace) { return 0; }
+#define PREDICT_INIT initNothing
+#else
+#define PREDICT_INIT 0
 #endif
 
 static int32_t step(void **buffers) {
@@ -162,6 +191,16 @@ static int32_t step(void **buffers) {
   }
   first = sums;
 #endif
+  static const float plainOnes[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  const float *ones = plainOnes;
+#if WORKSPACE_BYTES
+  ones = (const float *)((char *)buffers[5] + CONSTANTS_OFFSET);
+  for (int i = 0; i < 10; ++i)
+    if (ones[i] != 1.0f) {
+      fprintf(stderr, "train_step: the workspace's constants are missing\n");
+      exit(3);
+    }
+#endif
   const float *x = buffers[0], *p = buffers[2];
   float *loss = buffers[3], *next = buffers[4];
 #ifdef IN_PLACE
@@ -172,7 +211,7 @@ static int32_t step(void **buffers) {
   *loss = 0;
   for (int i = 0; i < 10; ++i) {
     *loss += sums[i];
-    next[i] = p[i] + 1;
+    next[i] = p[i] + ones[i];
   }
   return 0;
 }
@@ -215,8 +254,8 @@ static const amp_tensor_info predictResults[] = {
     {AMP_F32, AMP_ROLE_OUTPUT, -1, 2, logits, "result0"}};
 static const amp_function_info functions[] = {
     {"train_step", 3, stepArgs, 2, stepResults, 0.0f, 0, step,
-     WORKSPACE_BYTES},
-    {"predict", 2, predictArgs, 1, predictResults, 0.0f, 0, predict, 0}};
+     WORKSPACE_BYTES, INIT_WORKSPACE},
+    {"predict", 2, predictArgs, 1, predictResults, 0.0f, 0, predict, 0, PREDICT_INIT}};
 
 int32_t amp_artifact_abi_version(void) { return AMP_ARTIFACT_ABI_VERSION; }
 const amp_function_info *amp_artifact_functions(int32_t *count) {

@@ -74,6 +74,10 @@ def AMP_Dialect : Dialect {
         "amp.stream_ordered";
     static constexpr ::llvm::StringLiteral kWorkspaceBytesAttrName =
         "amp.workspace_bytes";
+    /// On a function with a workspace: the function that writes the
+    /// constants the workspace holds, run once per workspace.
+    static constexpr ::llvm::StringLiteral kWorkspaceInitAttrName =
+        "amp.workspace_init";
     /// The longest `amp.name`.
     static constexpr unsigned kMaxNameLength = 255;
   }];
