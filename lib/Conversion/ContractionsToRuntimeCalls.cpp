@@ -345,6 +345,47 @@ static Value gemmView(OpBuilder &builder, Location loc, Value operand,
       OpFoldResult(metadata.getOffset()), sizes, strides);
 }
 
+/// Whether cuBLASLt can read `operand` as the matrices of (rows, cols)
+/// `roles` in place: its static strides make the rows' or the columns'
+/// elements contiguous (what libamprt_cuda reads, plainly or transposed;
+/// `colsOnly` for C, which is only written plainly). True when a stride is
+/// dynamic: the runtime decides then.
+static bool isReadableInPlace(Value operand, AffineMap map,
+                              ArrayRef<unsigned> rows, ArrayRef<unsigned> cols,
+                              ArrayRef<int64_t> extents, bool colsOnly) {
+  auto type = cast<MemRefType>(operand.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return true;
+  // A role's stride is its innermost loop's (0 where the operand has no
+  // dimension for it); a role of extent 1 has any stride.
+  auto contiguous = [&](ArrayRef<unsigned> role) {
+    int64_t size = 1;
+    for (unsigned loop : role)
+      size *= extents[loop];
+    std::optional<unsigned> dim = dimOfLoop(map, role.back());
+    int64_t stride = dim ? strides[*dim] : 0;
+    return size == 1 || stride == 1 || ShapedType::isDynamic(stride);
+  };
+  return contiguous(cols) || (!colsOnly && contiguous(rows));
+}
+
+/// A dense (identity-layout) buffer with `operand`'s shape and elements
+/// copied in when `copyIn`: what the GPU's GEMM reads or writes in place of
+/// an operand neither of whose matrix dimensions is contiguous. The copies
+/// become kernels (amp-strided-copies-to-linalg), not a gather through the
+/// host at run time.
+static Value createDenseCopy(OpBuilder &builder, Location loc, Value operand,
+                             bool copyIn) {
+  auto type = cast<MemRefType>(operand.getType());
+  auto denseType = MemRefType::get(type.getShape(), type.getElementType());
+  Value dense = memref::AllocOp::create(builder, loc, denseType);
+  if (copyIn)
+    memref::CopyOp::create(builder, loc, operand, dense);
+  return dense;
+}
+
 /// Replaces `op` by a runtime call when it is a GEMM of the runtime's types;
 /// otherwise leaves it and says why in `reason`.
 static LogicalResult convert(linalg::LinalgOp op,
@@ -385,6 +426,25 @@ static LogicalResult convert(linalg::LinalgOp op,
   };
   OpBuilder builder(op);
   Location loc = op.getLoc();
+  // The GPU reads no operand through the host: a layout cuBLASLt cannot
+  // take is made dense by a copy on the device first (static strides only;
+  // C is copied back after the call).
+  Value writeBack;
+  if (runtime == GemmRuntime::CUDA && llvm::all_of(ValueRange{lhs, rhs, out}, [](Value v) {
+        return cast<MemRefType>(v.getType()).hasStaticShape();
+      })) {
+    if (!isReadableInPlace(lhs, maps[0], loops->m, loops->k, loops->extents,
+                           /*colsOnly=*/false))
+      lhs = createDenseCopy(builder, loc, lhs, /*copyIn=*/true);
+    if (!isReadableInPlace(rhs, maps[1], loops->k, loops->n, loops->extents,
+                           /*colsOnly=*/false))
+      rhs = createDenseCopy(builder, loc, rhs, /*copyIn=*/true);
+    if (!isReadableInPlace(out, maps[2], loops->m, loops->n, loops->extents,
+                           /*colsOnly=*/true)) {
+      writeBack = out;
+      out = createDenseCopy(builder, loc, out, /*copyIn=*/!zeros);
+    }
+  }
   SmallVector<Value> operands = {
       gemmView(builder, loc, lhs, maps[0], rolesOf(loops->m, loops->k),
                loops->extents),
@@ -399,6 +459,8 @@ static LogicalResult convert(linalg::LinalgOp op,
   if (runtime == GemmRuntime::CUDA)
     callee->setAttr(AMPDialect::kStreamOrderedAttrName, builder.getUnitAttr());
   auto call = func::CallOp::create(builder, loc, callee, operands);
+  if (writeBack)
+    memref::CopyOp::create(builder, loc, out, writeBack);
   op->erase();
   if (zeros)
     eraseZeroInit(*zeros, call);

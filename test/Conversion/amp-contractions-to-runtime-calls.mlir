@@ -675,3 +675,44 @@ func.func @shared_zeros_still_read(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf
   }
   return %zeros : memref<1x2x4x4xf32>
 }
+
+// -----
+
+// cuBLASLt reads a matrix whose rows or columns are contiguous, plainly or
+// transposed (%a_t: columns contiguous, read as is); the CUDA path copies
+// one that has neither (%a: every other column of every other row) into a
+// dense buffer on the device first, and computes a C that has neither in a
+// dense buffer that it copies back (in first, since the GEMM accumulates),
+// so the runtime never gathers through the host. The CPU's GEMMs take any
+// strides.
+// CHECK-LABEL: func.func @unreadable_layouts
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: return
+// CUDA-LABEL: func.func @unreadable_layouts
+// CUDA-SAME: (%[[A:.*]]: memref<8x16xf32, strided<[64, 2]>>, %[[AT:.*]]: memref<8x16xf32, strided<[1, 8]>>, %[[B:.*]]: memref<16x4xf32>, %[[C:.*]]: memref<8x4xf32>, %[[CS:.*]]: memref<8x4xf32, strided<[16, 4]>>)
+// CUDA: %[[DA:.*]] = memref.alloc() : memref<8x16xf32>
+// CUDA: memref.copy %[[A]], %[[DA]]
+// CUDA: %[[VA:.*]] = memref.cast %[[DA]]
+// CUDA: call @amp_rt_cuda_matmul_f32(%[[VA]],
+// CUDA-NOT: memref.alloc
+// CUDA: %[[VAT:.*]] = memref.cast %[[AT]]
+// CUDA: call @amp_rt_cuda_matmul_f32(%[[VAT]],
+// CUDA: %[[DC:.*]] = memref.alloc() : memref<8x4xf32>
+// CUDA: memref.copy %[[CS]], %[[DC]]
+// CUDA: call @amp_rt_cuda_matmul_f32(
+// CUDA-NEXT: memref.copy %[[DC]], %[[CS]]
+// CUDA-NOT: memref.copy
+// CUDA: return
+func.func @unreadable_layouts(%a: memref<8x16xf32, strided<[64, 2]>>,
+                              %a_t: memref<8x16xf32, strided<[1, 8]>>,
+                              %b: memref<16x4xf32>, %c: memref<8x4xf32>,
+                              %c_s: memref<8x4xf32, strided<[16, 4]>>) {
+  linalg.matmul ins(%a, %b : memref<8x16xf32, strided<[64, 2]>>, memref<16x4xf32>)
+                outs(%c : memref<8x4xf32>)
+  linalg.matmul ins(%a_t, %b : memref<8x16xf32, strided<[1, 8]>>, memref<16x4xf32>)
+                outs(%c : memref<8x4xf32>)
+  linalg.matmul ins(%a_t, %b : memref<8x16xf32, strided<[1, 8]>>, memref<16x4xf32>)
+                outs(%c_s : memref<8x4xf32, strided<[16, 4]>>)
+  return
+}

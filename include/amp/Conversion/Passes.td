@@ -57,6 +57,10 @@ def ContractionsToRuntimeCallsPass
     `require-all` each one is an error saying why. With `runtime=cuda` the callees are
     libamprt_cuda's `amp_rt_cuda_*` cuBLASLt GEMMs on device buffers instead (the CUDA
     path); distinct names keep both runtimes loadable in one process.
+    There an operand (A, B or C) with static strides neither of whose
+    matrix dimensions is contiguous, which cuBLASLt cannot read, is first
+    copied into a dense buffer (`memref.copy`, a kernel later; C is copied
+    back after the call), so the runtime never gathers through the host.
   }];
   let options = [
     Option<"runtime", "runtime", "::mlir::amp::GemmRuntime",
