@@ -11,7 +11,8 @@
 # overflowing batch skips its step (params/state digests unchanged) and
 # halves the scale. Writes logs and summary.txt to OUTDIR; exits non-zero
 # if any check fails. When all pass and PyTorch sees the GPU, benchmarks
-# the MLP step against PyTorch's FP32 and autocast steps (bench.md).
+# the MLP and transformer steps against PyTorch's FP32, autocast and
+# torch.compile steps (bench.md; each PyTorch mode's log in OUTDIR).
 # LD_LIBRARY_PATH is set for our binaries only, never for PyTorch.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,7 +94,7 @@ fi
 note "== $( [ $failed = 0 ] && echo ALL PASSED || echo SOME FAILED )"
 # The benchmark against PyTorch on the same GPU (bench/cuda_step/run.py).
 if [ $failed = 0 ] && python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
-  python3 "$here/bench/run.py" --repeat "${BENCH_REPEAT:-5}" > "$out/bench.md" 2>&1
+  BENCH_LOGS=$out python3 "$here/bench/run.py" --repeat "${BENCH_REPEAT:-5}" > "$out/bench.md" 2>&1
   cat "$out/bench.md" | tee -a "$summary"
 fi
 exit $failed

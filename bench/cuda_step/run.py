@@ -1,55 +1,137 @@
 #!/usr/bin/env python3
-"""Compiled MLP training step (amp-compile --target=cuda) against PyTorch
-on the same GPU: FP32, and mixed precision (ours: --amp-pipeline; PyTorch:
-autocast + GradScaler for FP16, autocast for BF16). Same model, batch,
-optimizer and data shapes (examples/mlp/train_step_momentum.mlir vs
-torch_amp_step.py). Runs are interleaved REPEAT times; medians and ratios
-to PyTorch FP32 are printed as a Markdown table.
+"""Compiled training steps (amp-compile --target=cuda) against PyTorch on
+the same GPU, for the example MLP (SGD momentum) and the example
+transformer (AdamW): PyTorch eager FP32, eager mixed precision (autocast
++ GradScaler for FP16, autocast for BF16) and the same under
+torch.compile (torch_amp_step.py), and ours at f32, f16 and bf16
+(--amp-pipeline). Same models, batches, optimizers and data shapes (the
+artifacts are the committed examples, exported from bench_models.py's
+classes). Runs are interleaved REPEAT times; medians, min-max and ratios
+to PyTorch eager FP32 and to PyTorch's eager AMP step of the same
+precision are printed as Markdown tables.
 
 Runs on the GPU machine from the bundle of scripts/cuda-device-bundle.sh
 (bench_step and the artifacts are compiled here, no MLIR there):
-  python3 build/cuda-check/bench/run.py [--repeat 7] [--steps 200]
+  python3 build/cuda-check/bench/run.py [--repeat 5] [--steps 200] [--models mlp,transformer]
 """
 import argparse
 import os
 import statistics
 import subprocess
+import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 bundle = os.path.dirname(here)
 parser = argparse.ArgumentParser()
-parser.add_argument("--repeat", type=int, default=7)
+parser.add_argument("--repeat", type=int, default=5)
 parser.add_argument("--steps", type=int, default=200)
+parser.add_argument("--models", default="mlp,transformer")
 args = parser.parse_args()
 # Our binaries get the bundle's libraries; PyTorch keeps its own.
 ours = dict(os.environ)
 ours["LD_LIBRARY_PATH"] = os.environ.get(
     "AMP_BUNDLE_LIBRARY_PATH", f"{bundle}/lib:/usr/local/cuda/lib64")
 
-gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                     capture_output=True, text=True).stdout.strip()
-torch_version = subprocess.run(["python3", "-c", "import torch; print(torch.__version__)"],
+try:
+    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
+                          "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
+except FileNotFoundError:
+    gpu = "no nvidia-smi"
+torch_version = subprocess.run([sys.executable, "-c", "import torch; print(torch.__version__)"],
                                capture_output=True, text=True, check=True).stdout.strip()
-modes = ["fp32", "fp16", "bf16"]
-samples = {(side, mode): [] for side in ("torch", "amp") for mode in modes}
+models = args.models.split(",")
+torch_modes = ["fp32", "fp16", "bf16", "compile-fp16", "compile-bf16"]
+our_modes = ["fp32", "fp16", "bf16"]
 steps = str(args.steps)
-for _ in range(args.repeat):
-    for mode in modes:
-        samples[("torch", mode)].append(float(subprocess.run(
-            ["python3", os.path.join(here, "torch_amp_step.py"), mode, steps],
-            capture_output=True, text=True, check=True).stdout))
-        samples[("amp", mode)].append(float(subprocess.run(
-            [os.path.join(bundle, "bin", "bench_step"),
-             os.path.join(here, f"mlp-{mode}.so"), steps, "20"],
-            capture_output=True, text=True, check=True, env=ours).stdout))
 
-print(f"{gpu}; PyTorch {torch_version}; {args.steps} steps x {args.repeat} interleaved runs")
-print()
-print("| step | median ms/step | vs PyTorch FP32 |")
-print("| --- | ---: | ---: |")
-base = statistics.median(samples[("torch", "fp32")])
-labels = {"fp32": "FP32", "fp16": "FP16-AMP", "bf16": "BF16-AMP"}
-for side, name in (("torch", "PyTorch eager"), ("amp", "amp-compile --target=cuda")):
-    for mode in modes:
-        median = statistics.median(samples[(side, mode)])
-        print(f"| {name} {labels[mode]} | {median:.3f} | {median / base:.2f}x |")
+
+class TorchStep:
+    """A torch_amp_step.py server: compiled once, timed on request."""
+
+    def __init__(self, model, mode):
+        self.label = f"PyTorch {model} {mode}"
+        self.log = open(os.path.join(logs, f"torch-{model}-{mode}.err"), "w")
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.join(here, "torch_amp_step.py"), model, mode],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.ready = self.process.stdout.readline().strip() == "ready"
+        if not self.ready:
+            print(f"{self.label} failed to start (see {self.log.name})", file=sys.stderr)
+
+    def time(self):
+        if not self.ready:
+            return None
+        self.process.stdin.write(steps + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            print(f"{self.label} died (see {self.log.name})", file=sys.stderr)
+            self.ready = False
+            return None
+        return float(line)
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
+        self.log.close()
+        with open(self.log.name) as log:
+            notes.update(line.strip() for line in log if "torch.compile" in line)
+
+
+def time_ours(model, mode):
+    run = subprocess.run([os.path.join(bundle, "bin", "bench_step"),
+                          os.path.join(here, f"{model}-{mode}.so"), steps, "20"],
+                         capture_output=True, text=True, env=ours)
+    if run.returncode != 0:
+        print(f"ours {model} {mode} failed:\n{run.stderr[-2000:]}", file=sys.stderr)
+        return None
+    return float(run.stdout.split()[-1])
+
+
+notes = set()
+logs = os.environ.get("BENCH_LOGS", here)
+servers = {(model, mode): TorchStep(model, mode) for model in models for mode in torch_modes}
+samples = {}
+for _ in range(args.repeat):
+    for model in models:
+        for mode in torch_modes:
+            samples.setdefault(("torch", model, mode), []).append(servers[(model, mode)].time())
+        for mode in our_modes:
+            samples.setdefault(("amp", model, mode), []).append(time_ours(model, mode))
+for server in servers.values():
+    server.close()
+
+
+def median(key):
+    values = [v for v in samples.get(key, []) if v is not None]
+    return (statistics.median(values), min(values), max(values)) if values else None
+
+
+print(f"{gpu}; PyTorch {torch_version}; {args.steps} steps x {args.repeat} interleaved runs; "
+      "ms per step, median (min-max)")
+labels = {"fp32": "FP32", "fp16": "FP16-AMP", "bf16": "BF16-AMP",
+          "compile-fp16": "FP16-AMP", "compile-bf16": "BF16-AMP"}
+for model in models:
+    base = median(("torch", model, "fp32"))
+    print()
+    print(f"{model}:")
+    print()
+    print("| step | ms | vs PyTorch eager FP32 | vs PyTorch eager AMP, same precision |")
+    print("| --- | ---: | ---: | ---: |")
+    rows = [("torch", mode, ("torch.compile " if mode.startswith("compile") else
+                             "PyTorch eager ") + labels[mode]) for mode in torch_modes]
+    rows += [("amp", mode, "amp-compile --target=cuda " + labels[mode]) for mode in our_modes]
+    for side, mode, label in rows:
+        m = median((side, model, mode))
+        if m is None:
+            print(f"| {label} | failed | | |")
+            continue
+        precision = mode.removeprefix("compile-")
+        eager = median(("torch", model, precision)) if precision != "fp32" else None
+        versus_base = f"{m[0] / base[0]:.2f}x" if base else ""
+        versus_eager = f"{m[0] / eager[0]:.2f}x" if eager else ""
+        print(f"| {label} | {m[0]:.3f} ({m[1]:.3f}-{m[2]:.3f}) | {versus_base} | {versus_eager} |")
+if notes:
+    print()
+    for note in sorted(notes):
+        print(f"- {note}")
