@@ -264,6 +264,12 @@ class Trainer:
         """Copies of the current f32 master weights, in model order."""
         return [self._view(i).copy() for i in self._params]
 
+    def set_parameters(self, values):
+        """Overwrites the f32 master weights, in model order (weights
+        loaded elsewhere, say); the next step trains from them, f16/bf16
+        working copies included."""
+        self._set(self._params, values, "params")
+
     def state(self):
         """Copies of the current amp.state arguments, in order: the
         optimizer state (optim.state_names), then the buffers."""

@@ -129,7 +129,9 @@ int64_t amprt_session_skipped(const amprt_session *session);
 /* The current buffer of argument `index` (params, state, scaler state),
  * host memory the caller may read and write until the next step or load.
  * For a device artifact it is a host copy, fetched from the device on this
- * call and copied back up before the next step. */
+ * call and copied back up before the next step. A param's working copy
+ * (AMP_ROLE_WORKING_COPY) is cast from it again before the next step or
+ * save, whatever the caller wrote. */
 void *amprt_session_argument(amprt_session *session, int32_t index);
 
 /* FNV-1a over the bytes of every argument of `role` (e.g. all params),

@@ -855,8 +855,12 @@ struct amprt_session {
   int64_t skipped = 0;
   float loss = 0.0f;
   int foundInf = 0;
+  // Params handed out by amprt_session_argument since the last step, which
+  // the caller may have written: their working copies are cast again.
+  mutable std::vector<char> paramHandedOut;
 
   void initialize(uint64_t seed) {
+    paramHandedOut.assign(step->num_args, 0);
     uint64_t state = seed;
     for (int32_t i = 0; i < step->num_args; ++i) {
       const amp_tensor_info &arg = step->args[i];
@@ -882,7 +886,25 @@ struct amprt_session {
         castCopy(i);
   }
 
-  void castCopy(int32_t copyIndex) {
+  /// Casts again the working copies (amp-master-weights{cache-working-
+  /// copy}) of params the caller may have written (a front end loading its
+  /// weights), which the step would otherwise read stale.
+  void refreshWorkingCopies() const {
+    for (int32_t i = 0; i < step->num_args; ++i) {
+      const amp_tensor_info &copy = step->args[i];
+      if (copy.role != AMP_ROLE_WORKING_COPY || copy.target < 0 ||
+          !paramHandedOut[copy.target])
+        continue;
+      castCopy(i);
+      if (device) { // the host mirror is now the newer one
+        device->mirrorCurrent[i] = 1;
+        device->handedOut[i] = 1;
+      }
+    }
+    paramHandedOut.assign(step->num_args, 0);
+  }
+
+  void castCopy(int32_t copyIndex) const {
     const amp_tensor_info &copy = step->args[copyIndex];
     const auto *master =
         reinterpret_cast<const float *>(args[copy.target].data());
@@ -1167,6 +1189,7 @@ const amp_function_info *amprt_session_step_info(const amprt_session *session) {
 }
 
 int amprt_session_step(amprt_session *session, const void *const *data) {
+  session->refreshWorkingCopies();
   if (session->device)
     session->runOnDevice(data);
   else
@@ -1225,12 +1248,15 @@ void *amprt_session_argument(amprt_session *session, int32_t index) {
     session->fetchMirrors(index);
     session->device->handedOut[index] = 1;
   }
+  if (session->step->args[index].role == AMP_ROLE_PARAM)
+    session->paramHandedOut[index] = 1;
   return session->args[index].data();
 }
 
 int amprt_session_save(const amprt_session *session, const char *path,
                        char *error, size_t error_size) {
   const amp_function_info &step = *session->step;
+  session->refreshWorkingCopies();
   session->fetchMirrors();
   CheckpointWriter out;
   std::string reason;
@@ -1332,6 +1358,8 @@ int amprt_session_load(amprt_session *session, const char *path, char *error,
         session->device->handedOut[i] = 1;
       }
     }
+  // The checkpoint's working copies are those of its params.
+  session->paramHandedOut.assign(step.num_args, 0);
   session->steps = steps;
   session->skipped = skipped;
   return 0;
