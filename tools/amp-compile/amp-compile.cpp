@@ -161,6 +161,13 @@ int main(int argc, char **argv) {
     // A precision inside --amp-options wins, as it always has.
     if (!pipelineOptions->precision.hasValue())
       pipelineOptions->precision = precision;
+    // On the GPU the optimizer writes each weight's f16/bf16 copy, step
+    // state, instead of a kernel casting every weight again at the start of
+    // each step (cache-working-copy=false in --amp-options casts).
+    if (!pipelineOptions->cacheWorkingCopy.hasValue())
+      pipelineOptions->cacheWorkingCopy =
+          target == amp::ArtifactTarget::CUDA ||
+          target == amp::ArtifactTarget::CUDAEmulated;
     pipelineOptions->dataParallel =
         pipelineOptions->dataParallel || dataParallel;
     PassManager pm(&context);
