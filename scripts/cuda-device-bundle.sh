@@ -36,14 +36,16 @@ done
 cp "$root/scripts/cuda-device-run.sh" "$out/run.sh"
 cp "$root/test/Integration/CPU/Inputs/check_train.py" "$out/"
 echo "$CONFIGS" | sed '/^$/d' > "$out/configs.txt"
-# The GPU benchmark (bench/cuda_step): bench_step, the MLP's and the
-# transformer's CUDA steps, and the PyTorch models they were exported from.
+# The GPU benchmark (bench/cuda_step): bench_step, the CUDA steps of the
+# MLP, the transformer and the epilogue benchmark, and the PyTorch models
+# they were exported from.
 mkdir -p "$out/bench"
 cp "$root/bench/cuda_step/run.py" "$root/bench/cuda_step/torch_amp_step.py" \
   "$root/bench/cpu_step/bench_models.py" "$root/examples/torch/models.py" "$out/bench/"
 cc -O2 "$root/bench/cpu_step/bench_step.c" -I "$root/runtime/include" \
   -L "$build/lib" -lamprt -o "$out/bin/bench_step"
-for model in mlp:examples/mlp/train_step_momentum.mlir transformer:examples/transformer/train_step.mlir; do
+for model in mlp:examples/mlp/train_step_momentum.mlir \
+  transformer:examples/transformer/train_step.mlir epilogue:bench/cuda_step/epilogue_step.mlir; do
   for mode in fp32 fp16 bf16; do
     "$build/bin/amp-compile" "$root/${model#*:}" --target=cuda \
       --precision="${mode/fp/f}" -o "$out/bench/${model%%:*}-$mode.so"

@@ -12,6 +12,10 @@ the others are the committed examples, exported from the same classes):
   gpt2         transformers GPT-2, 4 layers, width 128, 4 heads,
                vocabulary 96, 32 sequences of 64 tokens, its own
                next-token loss, AdamW lr 1e-3 (run.py exports it)
+  epilogue     bench/cuda_step/epilogue_step.mlir: loss = w[0] * x over
+               2^24 params, SGD momentum 0.9 lr 0.05: a step that is all
+               gradient, overflow check and optimizer (the GPU benchmark's
+               memory-bound epilogue)
 
 The first four use softmax cross-entropy on one-hot labels
 (examples/torch/models.py). build() returns (model, loss_fn, optimizer,
@@ -28,7 +32,19 @@ sys.path.insert(0, os.path.join(here, "..", "..", "examples", "torch"))
 from models import TinyCNN, TinyTransformer, cross_entropy  # noqa: E402
 
 BATCH = {"mlp": 64, "wide": 256, "cnn": 64, "transformer": 64, "resnet18": 32,
-         "gpt2": 32}
+         "gpt2": 32, "epilogue": 1}
+EPILOGUE_PARAMS = 1 << 24
+
+
+class Epilogue(torch.nn.Module):
+    """One weight of many in use: loss = w[0, 0] * x."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(1, EPILOGUE_PARAMS))
+
+    def forward(self, x):
+        return (self.w[:, :1] * x).sum()
 
 
 def network(name):
@@ -68,6 +84,10 @@ def build(name):
         x = torch.randn(batch, 3, 32, 32)
         y = torch.arange(batch) % 10
         return model, torch.nn.functional.cross_entropy, optimizer, [x, y], 1
+    if name == "epilogue":
+        model = Epilogue()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+        return model, None, optimizer, [torch.rand(1, 1)], 1
     if name == "gpt2":
         model = CharGPT2()
         optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)

@@ -7,8 +7,9 @@ prints milliseconds per step.
   torch_amp_step.py MODEL MODE [WARMUP]
 
 MODEL is one of bench_models.py's (mlp: examples/mlp/train_step_momentum,
-SGD momentum; transformer: examples/transformer, AdamW; the same classes,
-batches and optimizers our artifacts were exported from). MODE:
+SGD momentum; transformer: examples/transformer, AdamW; epilogue:
+epilogue_step.mlir's loss = w[0] * x over 2^24 params, SGD momentum; the
+same classes, batches and optimizers our artifacts come from). MODE:
   fp32          eager FP32
   fp16          eager torch.autocast(float16) + GradScaler
   bf16          eager torch.autocast(bfloat16)
