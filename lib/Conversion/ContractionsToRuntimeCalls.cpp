@@ -37,32 +37,6 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// A GEMM of runtime/include/amprt_gemm.def.
-struct RuntimeGemm {
-  StringLiteral name;
-  StringLiteral inputType;
-  int64_t rank;
-  bool accumulate;
-};
-
-static constexpr RuntimeGemm kRuntimeGemms[] = {
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
-  {#NAME, #INPUT_TYPE, RANK, ACCUMULATE},
-#include "amprt_gemm.def"
-};
-
-/// The runtime's GEMM for inputs of `inputType` at `rank` that adds to C
-/// (`accumulate`) or overwrites it, if it has one.
-static const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank,
-                                            bool accumulate) {
-  std::string typeName = getRuntimeTypeName(inputType);
-  for (const RuntimeGemm &gemm : kRuntimeGemms)
-    if (gemm.inputType == typeName && gemm.rank == rank &&
-        gemm.accumulate == accumulate)
-      return &gemm;
-  return nullptr;
-}
-
 /// Whether `view` covers every element of `root` (a whole-buffer reshape
 /// or the buffer itself).
 static bool coversWholeBuffer(Value view, Value root) {
@@ -151,10 +125,6 @@ static void eraseZeroInit(ZeroInit init, Operation *call) {
     return;
   init.fill->erase();
   alloc->erase();
-}
-
-static StringRef getSymbolPrefix(GemmRuntime runtime) {
-  return runtime == GemmRuntime::CUDA ? "amp_rt_cuda_" : "amp_rt_";
 }
 
 /// The loops of a contraction in GEMM roles, C[batch, m, n] += A[batch, m,
@@ -405,7 +375,8 @@ static LogicalResult convert(linalg::LinalgOp op,
                 getRootBuffer(rhs) == getRootBuffer(out)))
     zeros.reset();
   const RuntimeGemm *gemm =
-      lookupRuntimeGemm(inputType, batched ? 3 : 2, /*accumulate=*/!zeros);
+      lookupRuntimeGemm(inputType, batched ? 3 : 2, /*accumulate=*/!zeros,
+                        Float32Type::get(op->getContext()));
   if (!gemm || cast<MemRefType>(rhs.getType()).getElementType() != inputType ||
       !cast<MemRefType>(out.getType()).getElementType().isF32()) {
     reason = "the runtime has no GEMM for these element types";
@@ -453,7 +424,7 @@ static LogicalResult convert(linalg::LinalgOp op,
       gemmView(builder, loc, out, maps[2], rolesOf(loops->m, loops->n),
                loops->extents)};
 
-  std::string name = (getSymbolPrefix(runtime) + gemm->name).str();
+  std::string name = (getRuntimeGemmPrefix(runtime) + gemm->name).str();
   func::FuncOp callee = declareRuntimeFunction(module, name, operands);
   // libamprt_cuda queues the GEMM on its stream and returns.
   if (runtime == GemmRuntime::CUDA)
@@ -646,7 +617,7 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
     operands.push_back(arith::ConstantIntOp::create(
         builder, loc, builder.getI64Type(), value));
 
-  std::string name = (getSymbolPrefix(runtime) + conv->name).str();
+  std::string name = (getRuntimeGemmPrefix(runtime) + conv->name).str();
   func::FuncOp callee = declareRuntimeFunction(module, name, operands);
   auto call = func::CallOp::create(builder, loc, callee, operands);
   op->erase();

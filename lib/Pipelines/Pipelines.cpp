@@ -145,10 +145,13 @@ void mlir::amp::addGPUFusionPasses(OpPassManager &pm) {
       createFuseElementwiseBuffersPass(intoReductions));
 }
 
-void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime) {
+void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime,
+                                     bool lowPrecisionOutputs) {
   ContractionsToRuntimeCallsPassOptions gemms;
   gemms.runtime = runtime;
   pm.addPass(createContractionsToRuntimeCallsPass(gemms));
+  if (lowPrecisionOutputs)
+    pm.addPass(createGemmOutputsInLowPrecisionPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
@@ -268,7 +271,7 @@ void mlir::amp::buildAMPLowerToCPUPipeline(
   // Small trailing dimensions (3x3 filters, 1x1 images) merged with the
   // ones before them: innermost loops long enough to vectorize.
   pm.addNestedPass<func::FuncOp>(createCollapseContiguousLoopsPass());
-  addRuntimeGemmPasses(pm, GemmRuntime::CPU);
+  addRuntimeGemmPasses(pm, GemmRuntime::CPU, /*lowPrecisionOutputs=*/false);
   if (options.planMemory) {
     // Peak memory by liveness, no allocation per buffer and step; the host
     // reads constants in place. Slots on cache lines (64 bytes).
@@ -290,7 +293,8 @@ void mlir::amp::buildAMPLowerToCUDAPipeline(
   addBufferizationPasses(pm, options.updateInPlace,
                          /*scheduleForMemory=*/false);
   addGPUFusionPasses(pm);
-  addRuntimeGemmPasses(pm, GemmRuntime::CUDA);
+  // cuBLASLt writes f16/bf16 results itself: one launch less per cast.
+  addRuntimeGemmPasses(pm, GemmRuntime::CUDA, /*lowPrecisionOutputs=*/true);
   addGPUMappingPasses(pm.nest<func::FuncOp>());
   addCUDAToLLVMPasses(pm, options);
 }
@@ -299,7 +303,7 @@ void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
   addBufferizationPasses(pm, options.updateInPlace, options.scheduleForMemory);
   addGPUFusionPasses(pm);
-  addRuntimeGemmPasses(pm, GemmRuntime::CPU);
+  addRuntimeGemmPasses(pm, GemmRuntime::CPU, /*lowPrecisionOutputs=*/true);
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   addGPUMappingPasses(funcPm);
   funcPm.addPass(createEmulateGPULaunchesPass());

@@ -6,11 +6,42 @@
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
+using namespace mlir::amp;
 
 std::string mlir::amp::getRuntimeTypeName(Type type) {
   std::string name;
   llvm::raw_string_ostream(name) << type;
   return name;
+}
+
+static constexpr RuntimeGemm kRuntimeGemms[] = {
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, OUTPUT_TYPE,    \
+                   OUTPUT_C_TYPE)                                              \
+  {#NAME, #INPUT_TYPE, RANK, ACCUMULATE, #OUTPUT_TYPE},
+#include "amprt_gemm.def"
+};
+
+const RuntimeGemm *mlir::amp::lookupRuntimeGemm(Type inputType, int64_t rank,
+                                                bool accumulate,
+                                                Type outputType) {
+  std::string input = getRuntimeTypeName(inputType);
+  std::string output = getRuntimeTypeName(outputType);
+  for (const RuntimeGemm &gemm : kRuntimeGemms)
+    if (gemm.inputType == input && gemm.rank == rank &&
+        gemm.accumulate == accumulate && gemm.outputType == output)
+      return &gemm;
+  return nullptr;
+}
+
+StringRef mlir::amp::getRuntimeGemmPrefix(GemmRuntime runtime) {
+  return runtime == GemmRuntime::CUDA ? "amp_rt_cuda_" : "amp_rt_";
+}
+
+const RuntimeGemm *mlir::amp::lookupRuntimeGemm(StringRef name) {
+  for (const RuntimeGemm &gemm : kRuntimeGemms)
+    if (gemm.name == name)
+      return &gemm;
+  return nullptr;
 }
 
 MemRefType mlir::amp::getFullyDynamicStridedType(Type elementType,

@@ -14,10 +14,11 @@
 #include <cstdint>
 
 extern "C" {
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, OUTPUT_TYPE,    \
+                   OUTPUT_C_TYPE)                                              \
   void _mlir_ciface_amp_rt_##NAME(StridedMemRef<C_TYPE, RANK> *a,              \
                                   StridedMemRef<C_TYPE, RANK> *b,              \
-                                  StridedMemRef<float, RANK> *c);
+                                  StridedMemRef<OUTPUT_C_TYPE, RANK> *c);
 #include "amprt_gemm.def"
 #define AMPRT_CONV(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, REVERSED)       \
   void _mlir_ciface_amp_rt_##NAME(                                             \

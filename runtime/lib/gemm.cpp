@@ -4,7 +4,10 @@
 //   _mlir_ciface_amp_rt_[batch_]matmul[_overwrite]_{f32,f16,bf16}(A, B, C)
 // with fully dynamic strided memref descriptors: C += A x B, or C = A x B
 // for the _overwrite ones (the GEMM replaces a zero fill), accumulated in
-// f32. The operands are views of the step's buffers: a transposed operand
+// f32; the `_overwrite_<t>_to_<t>` ones round that result once into an
+// f16/bf16 C (what a cast after the GEMM would give; the CUDA path's
+// GEMMs into low precision, emulated). The operands are views of the
+// step's buffers: a transposed operand
 // comes with swapped strides, an operand shared by every batch with a zero
 // batch stride.
 //
@@ -247,16 +250,63 @@ void gemm_f16(const Matrix &a, const Matrix &b, const Matrix &c,
   gemmWidened(a, b, c, amprt::halfToFloat, accumulate);
 }
 
+/// How C's elements are stored: f32 as computed, or rounded to f16/bf16.
+void store_f32(float value, float *out) { *out = value; }
+void store_f16(float value, uint16_t *out) { *out = amprt::floatToHalf(value); }
+void store_bf16(float value, uint16_t *out) {
+  *out = amprt::floatToBfloat16(value);
+}
+
+/// C = A x B rounded once into C's 16-bit type (the `_to_` GEMMs): the f32
+/// product in a dense scratch buffer kept per thread, then each element
+/// stored through `store` into C's strides.
+template <typename Gemm, typename Store>
+void gemmInto16(const Matrix &a, const Matrix &b, const Matrix &c, Gemm gemm,
+                Store store) {
+  if (c.rows == 0 || c.cols == 0 || c.batch == 0)
+    return;
+  thread_local std::vector<float> scratch;
+  scratch.resize(static_cast<size_t>(c.batch * c.rows * c.cols));
+  Matrix dense = c;
+  dense.data = scratch.data();
+  dense.rowStride = c.cols;
+  dense.colStride = 1;
+  dense.batchStride = c.rows * c.cols;
+  gemm(a, b, dense, /*accumulate=*/false);
+  for (int64_t batch = 0; batch < c.batch; ++batch) {
+    auto *out = const_cast<uint16_t *>(static_cast<const uint16_t *>(c.data)) +
+                batch * c.batchStride;
+    const float *product = scratch.data() + batch * c.rows * c.cols;
+    for (int64_t i = 0; i < c.rows; ++i)
+      for (int64_t j = 0; j < c.cols; ++j)
+        store(product[i * c.cols + j], out + i * c.rowStride + j * c.colStride);
+  }
+}
+
+template <typename Gemm>
+void gemmInto(const Matrix &a, const Matrix &b, const Matrix &c,
+              bool accumulate, Gemm gemm, void (*)(float, float *)) {
+  gemm(a, b, c, accumulate);
+}
+template <typename Gemm>
+void gemmInto(const Matrix &a, const Matrix &b, const Matrix &c, bool,
+              Gemm gemm, void (*store)(float, uint16_t *)) {
+  gemmInto16(a, b, c, gemm, store);
+}
+
 } // namespace
 
 extern "C" {
 
-// Every entry point of amprt_gemm.def: gemm_<INPUT_TYPE> on its views.
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+// Every entry point of amprt_gemm.def: gemm_<INPUT_TYPE> on its views,
+// into C of OUTPUT_TYPE.
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, OUTPUT_TYPE,    \
+                   OUTPUT_C_TYPE)                                              \
   void _mlir_ciface_amp_rt_##NAME(StridedMemRef<C_TYPE, RANK> *a,              \
                                   StridedMemRef<C_TYPE, RANK> *b,              \
-                                  StridedMemRef<float, RANK> *c) {             \
-    gemm_##INPUT_TYPE(viewOf(a), viewOf(b), viewOf(c), ACCUMULATE);            \
+                                  StridedMemRef<OUTPUT_C_TYPE, RANK> *c) {     \
+    gemmInto(viewOf(a), viewOf(b), viewOf(c), ACCUMULATE, gemm_##INPUT_TYPE,   \
+             store_##OUTPUT_TYPE);                                             \
   }
 #include "amprt_gemm.def"
 

@@ -65,6 +65,24 @@ float load(const void *base, cudaDataType type, int64_t index) {
 
 size_t elementSize(cudaDataType type) { return type == CUDA_R_32F ? 4 : 2; }
 
+/// Stores `value` as `type`, rounded to nearest even as cuBLASLt's output
+/// conversion does.
+void store(void *base, cudaDataType type, int64_t index, float value) {
+  switch (type) {
+  case CUDA_R_32F:
+    static_cast<float *>(base)[index] = value;
+    return;
+  case CUDA_R_16F:
+    static_cast<uint16_t *>(base)[index] = amprt_f32_to_f16(value);
+    return;
+  case CUDA_R_16BF:
+    static_cast<uint16_t *>(base)[index] = amprt_f32_to_bf16(value);
+    return;
+  default:
+    std::abort();
+  }
+}
+
 /// Element (i, j) of op(X) for a column-major layout.
 float element(const void *base, const Layout &l, bool transposed, int64_t b,
               int64_t i, int64_t j) {
@@ -195,7 +213,7 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t desc,
   uint64_t m = ta ? la.cols : la.rows, k = ta ? la.rows : la.cols;
   uint64_t kb = tb ? lb.cols : lb.rows, n = tb ? lb.rows : lb.cols;
   if (k != kb || lc.rows != m || lc.cols != n || la.batch != lb.batch ||
-      la.batch != lc.batch || c != d || ld.ld != lc.ld)
+      la.batch != lc.batch || c != d || ld.ld != lc.ld || ld.type != lc.type)
     return CUBLAS_STATUS_INVALID_VALUE;
   if (!algo)
     return CUBLAS_STATUS_INVALID_VALUE; // the runtime always passes one
@@ -221,11 +239,13 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t desc,
           for (uint64_t p = 0; p < k; ++p)
             sum +=
                 element(a, ca, ta, bi, i, p) * element(b, cb, tb, bi, p, j);
-          float *out =
-              static_cast<float *>(d) + bi * cc.batchStride + i + j * cc.ld;
+          // D in C's type: f32, or f16/bf16 rounded once from the sum.
+          int64_t out = bi * cc.batchStride + i + j * cc.ld;
           // As cuBLAS: with beta 0, C is not read (NaN in it stays out).
-          *out = betaValue == 0 ? alphaValue * sum
-                                : alphaValue * sum + betaValue * *out;
+          store(d, cc.type, out,
+                betaValue == 0
+                    ? alphaValue * sum
+                    : alphaValue * sum + betaValue * load(d, cc.type, out));
         }
   };
   // Recorded into a graph, a GEMM is not counted again when replayed.

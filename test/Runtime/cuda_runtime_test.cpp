@@ -6,7 +6,8 @@
 // batches, a broadcast batch, a column-major output) must produce
 // C += A x B, and the module cache must return one module per binary.
 // The GEMM's cuBLASLt plans: chosen once per shape, layout and operand
-// alignment, for the alignment the operands really have.
+// alignment, for the alignment the operands really have. The `_to_` GEMMs
+// give the f32 GEMM's result rounded once to their f16/bf16 output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,15 @@ void _mlir_ciface_amp_rt_cuda_matmul_overwrite_f32(StridedMemRef<float, 2> *,
 void _mlir_ciface_amp_rt_cuda_batch_matmul_overwrite_f16(
     StridedMemRef<uint16_t, 3> *, StridedMemRef<uint16_t, 3> *,
     StridedMemRef<float, 3> *);
+void _mlir_ciface_amp_rt_cuda_batch_matmul_overwrite_f16_to_f16(
+    StridedMemRef<uint16_t, 3> *, StridedMemRef<uint16_t, 3> *,
+    StridedMemRef<uint16_t, 3> *);
+void _mlir_ciface_amp_rt_cuda_matmul_overwrite_bf16(StridedMemRef<uint16_t, 2> *,
+                                                    StridedMemRef<uint16_t, 2> *,
+                                                    StridedMemRef<float, 2> *);
+void _mlir_ciface_amp_rt_cuda_matmul_overwrite_bf16_to_bf16(
+    StridedMemRef<uint16_t, 2> *, StridedMemRef<uint16_t, 2> *,
+    StridedMemRef<uint16_t, 2> *);
 void *mgpuModuleLoad(void *data, int64_t size);
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
 void mgpuMemFree(void *pointer, void *stream);
@@ -274,6 +284,54 @@ void overwrite() {
          "batched f16 overwrite ignores NaN in C");
 }
 
+/// Whether `rounded` holds every element of `product` (same strides) as
+/// `narrow` rounds it, bit for bit.
+bool roundedFrom(const std::vector<float> &product,
+                 const std::vector<uint16_t> &rounded,
+                 uint16_t (*narrow)(float), size_t count) {
+  for (size_t e = 0; e < count; ++e)
+    if (rounded[e] != narrow(product[e]))
+      return false;
+  return true;
+}
+
+void lowPrecisionOutputs() {
+  // Values with more bits than an f16 product keeps: the rounding shows.
+  auto inexact = [](int i) { return static_cast<float>(i % 23) * 0.173f - 1.9f; };
+  std::vector<uint16_t> aData(24), bData(30);
+  for (size_t e = 0; e < aData.size(); ++e)
+    aData[e] = amprt_f32_to_f16(inexact(static_cast<int>(e)));
+  for (size_t e = 0; e < bData.size(); ++e)
+    bData[e] = amprt_f32_to_f16(inexact(static_cast<int>(e) + 7));
+  std::vector<float> product(40, std::nanf(""));
+  std::vector<uint16_t> rounded(40, 0x7E00); // NaN before: not read
+  auto a = view<uint16_t, 3>(aData, 0, {2, 4, 3}, {12, 3, 1});
+  auto b = view<uint16_t, 3>(bData, 0, {2, 3, 5}, {15, 5, 1});
+  auto wide = view<float, 3>(product, 0, {2, 4, 5}, {20, 5, 1});
+  auto narrow = view<uint16_t, 3>(rounded, 0, {2, 4, 5}, {20, 5, 1});
+  _mlir_ciface_amp_rt_cuda_batch_matmul_overwrite_f16(&a, &b, &wide);
+  _mlir_ciface_amp_rt_cuda_batch_matmul_overwrite_f16_to_f16(&a, &b, &narrow);
+  expect(roundedFrom(product, rounded, amprt_f32_to_f16, 40),
+         "batched f16 GEMM into f16: the f32 result rounded once");
+
+  // bf16 with a column-major C: gathered and scattered as 16-bit values.
+  std::vector<uint16_t> a2(15), b2(20);
+  for (size_t e = 0; e < a2.size(); ++e)
+    a2[e] = amprt_f32_to_bf16(inexact(static_cast<int>(e) + 3));
+  for (size_t e = 0; e < b2.size(); ++e)
+    b2[e] = amprt_f32_to_bf16(inexact(static_cast<int>(e) + 11));
+  std::vector<float> product2(12, std::nanf(""));
+  std::vector<uint16_t> rounded2(12, 0x7FC0);
+  auto a2v = view<uint16_t, 2>(a2, 0, {3, 5}, {5, 1});
+  auto b2v = view<uint16_t, 2>(b2, 0, {5, 4}, {4, 1});
+  auto wide2 = view<float, 2>(product2, 0, {3, 4}, {1, 3});
+  auto narrow2 = view<uint16_t, 2>(rounded2, 0, {3, 4}, {1, 3});
+  _mlir_ciface_amp_rt_cuda_matmul_overwrite_bf16(&a2v, &b2v, &wide2);
+  _mlir_ciface_amp_rt_cuda_matmul_overwrite_bf16_to_bf16(&a2v, &b2v, &narrow2);
+  expect(roundedFrom(product2, rounded2, amprt_f32_to_bf16, 12),
+         "bf16 GEMM into bf16, C column-contiguous: rounded once");
+}
+
 void graphs() {
   // C = A x B captured once, then replayed on new values of A: a graph
   // records the work on its buffers, not their values at capture time.
@@ -345,6 +403,7 @@ int main() {
   f32Layouts();
   overwrite();
   lowPrecision();
+  lowPrecisionOutputs();
   plans();
   modules();
   deviceMemory();

@@ -74,6 +74,25 @@ def ContractionsToRuntimeCallsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GemmOutputsInLowPrecisionPass
+    : Pass<"amp-gemm-outputs-in-low-precision", "::mlir::ModuleOp"> {
+  let summary = "Let an f16/bf16 GEMM round its own output instead of a cast "
+                "reading its f32 result";
+  let description = [{
+    After `amp-contractions-to-runtime-calls`: a GEMM call that overwrites
+    an f32 buffer which nothing but one elementwise `arith.truncf` to the
+    inputs' f16 or bf16 reads (a painted graph's matmul whose result feeds
+    low-precision ops, such as a transformer's q/k/v projection) becomes
+    the runtime's `_to_f16` / `_to_bf16` GEMM writing the cast's output
+    itself: cuBLASLt (or libamprt) rounds the f32 sum once, to nearest
+    even, as the cast did. One kernel and the f32 buffer (and its pass
+    over memory) disappear; the values are the same bits. The cast's
+    output must be a dense buffer holding the f32 buffer's elements in the
+    same order, and nothing between the GEMM and the cast may touch it.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def EmulateGPULaunchesPass
     : Pass<"amp-emulate-gpu-launches", "::mlir::func::FuncOp"> {
   let summary = "Run gpu.launch bodies as sequential loops on the host";

@@ -143,8 +143,11 @@ inline constexpr const char *kUpdateInPlaceDescription =
 /// reductions that read them (fewer launches).
 void addGPUFusionPasses(OpPassManager &pm);
 
-/// On buffers: matmuls to `runtime`'s GEMMs, then the buffer releases.
-void addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime);
+/// On buffers: matmuls to `runtime`'s GEMMs (with `lowPrecisionOutputs`,
+/// those whose f32 result is only cast to f16/bf16 round it themselves),
+/// then the buffer releases.
+void addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime,
+                          bool lowPrecisionOutputs);
 
 /// Options of `--amp-lower-to-cpu` and `--amp-lower-to-cuda-emulated`: what
 /// the CPU the code is for can do.

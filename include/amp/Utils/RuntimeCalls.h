@@ -13,6 +13,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include "amp/Transforms/PassOptions.h"
+
 #include <string>
 
 namespace mlir::amp {
@@ -26,6 +28,29 @@ MemRefType getFullyDynamicStridedType(Type elementType, int64_t rank);
 
 /// The private declaration of runtime function `name` taking `operands`
 /// (C interface), created on first use.
+/// A GEMM of runtime/include/amprt_gemm.def: its name (without the
+/// runtime's prefix), the element types of its inputs and of C, its rank
+/// and whether it adds to C.
+struct RuntimeGemm {
+  StringLiteral name;
+  StringLiteral inputType;
+  int64_t rank;
+  bool accumulate;
+  StringLiteral outputType;
+};
+
+/// The runtime's GEMM of `inputType` inputs and `outputType` C at `rank`
+/// that adds to C (`accumulate`) or overwrites it, if it has one.
+const RuntimeGemm *lookupRuntimeGemm(Type inputType, int64_t rank,
+                                     bool accumulate, Type outputType);
+
+/// The prefix of `runtime`'s contraction symbols: amp_rt_ (libamprt) or
+/// amp_rt_cuda_ (libamprt_cuda), so that both load into one process.
+StringRef getRuntimeGemmPrefix(GemmRuntime runtime);
+
+/// The runtime's GEMM named `name` (without the prefix), if it has one.
+const RuntimeGemm *lookupRuntimeGemm(StringRef name);
+
 func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
                                     ValueRange operands);
 

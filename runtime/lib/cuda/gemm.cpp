@@ -41,10 +41,11 @@ using namespace amprt::cuda;
 // below with another signature does not compile (test/Runtime checks that
 // each one is exported).
 extern "C" {
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, OUTPUT_TYPE,    \
+                   OUTPUT_C_TYPE)                                              \
   void _mlir_ciface_amp_rt_cuda_##NAME(StridedMemRef<C_TYPE, RANK> *a,         \
                                        StridedMemRef<C_TYPE, RANK> *b,         \
-                                       StridedMemRef<float, RANK> *c);
+                                       StridedMemRef<OUTPUT_C_TYPE, RANK> *c);
 #include "amprt_gemm.def"
 }
 
@@ -163,10 +164,10 @@ uint32_t alignment(const Operand &op, cudaDataType type, int64_t batch) {
   return static_cast<uint32_t>(bits & (~bits + 1));
 }
 
-/// What a GEMM's descriptors and algorithm depend on: the input type, the
-/// batch, and each operand's shape, leading dimension, transpose, batch
-/// stride and alignment.
-using PlanKey = std::array<int64_t, 19>;
+/// What a GEMM's descriptors and algorithm depend on: the input and output
+/// types, the batch, and each operand's shape, leading dimension,
+/// transpose, batch stride and alignment.
+using PlanKey = std::array<int64_t, 20>;
 
 /// The cuBLASLt descriptors and the algorithm for one PlanKey: made and
 /// chosen (one heuristic query) on the first GEMM of that key, reused by
@@ -201,13 +202,15 @@ const char *typeName(cudaDataType type) {
   return type == CUDA_R_32F ? "f32" : type == CUDA_R_16F ? "f16" : "bf16";
 }
 
-/// The plan for D = op(lhs) op(rhs) + D (cuBLASLt's A, B and C = D).
-const Plan &planFor(cudaDataType inputType, int64_t batch, const Operand &lhs,
-                    const Operand &rhs, const Operand &out) {
+/// The plan for D = op(lhs) op(rhs) (+ D) (cuBLASLt's A, B and C = D, of
+/// `outputType`: f32, or the inputs' type, rounded once from the f32 sum).
+const Plan &planFor(cudaDataType inputType, cudaDataType outputType,
+                    int64_t batch, const Operand &lhs, const Operand &rhs,
+                    const Operand &out) {
   uint32_t lhsAlign = alignment(lhs, inputType, batch);
   uint32_t rhsAlign = alignment(rhs, inputType, batch);
-  uint32_t outAlign = alignment(out, CUDA_R_32F, batch);
-  PlanKey key = {inputType,       batch,          int64_t(lhs.rows),
+  uint32_t outAlign = alignment(out, outputType, batch);
+  PlanKey key = {inputType,       outputType,     batch, int64_t(lhs.rows),
                  int64_t(lhs.cols), lhs.ld,       lhs.transposed,
                  lhs.batchStride, lhsAlign,       int64_t(rhs.rows),
                  int64_t(rhs.cols), rhs.ld,       rhs.transposed,
@@ -235,7 +238,7 @@ const Plan &planFor(cudaDataType inputType, int64_t batch, const Operand &lhs,
             "cublasLtMatmulDescSetAttribute");
   plan.lhs = layout(inputType, lhs, batch);
   plan.rhs = layout(inputType, rhs, batch);
-  plan.out = layout(CUDA_R_32F, out, batch);
+  plan.out = layout(outputType, out, batch);
 
   cublasLtMatmulPreference_t preference;
   checkBlas(lt.preferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
@@ -263,11 +266,12 @@ const Plan &planFor(cudaDataType inputType, int64_t batch, const Operand &lhs,
     // In the row-major terms of the compiled step: C[m, n] += A[m, k] B[k, n].
     std::fprintf(
         stderr,
-        "amprt_cuda: cuBLASLt (%s) has no algorithm for a %s GEMM "
+        "amprt_cuda: cuBLASLt (%s) has no algorithm for a %s GEMM into %s "
         "C[%llu x %llu] += A[%llu x %llu] B[%llu x %llu], batch %lld (A %s, "
         "B %s; leading dimensions A %lld, B %lld, C %lld; alignment A %u, "
         "B %u, C %u bytes)\n",
-        lt.path.c_str(), typeName(inputType), (unsigned long long)out.cols,
+        lt.path.c_str(), typeName(inputType), typeName(outputType),
+        (unsigned long long)out.cols,
         (unsigned long long)out.rows,
         (unsigned long long)(rhs.transposed ? rhs.rows : rhs.cols),
         (unsigned long long)(rhs.transposed ? rhs.cols : rhs.rows),
@@ -283,19 +287,19 @@ const Plan &planFor(cudaDataType inputType, int64_t batch, const Operand &lhs,
 }
 
 /// C[batch, m, n] (+)= A[batch, m, k] x B[batch, k, n] (strides per
-/// memref).
-template <typename T>
+/// memref), C of `outputType` (element U).
+template <typename T, typename U>
 void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
-                 StridedMemRef<float, 3> *c, cudaDataType inputType,
-                 bool accumulate) {
+                 StridedMemRef<U, 3> *c, cudaDataType inputType,
+                 cudaDataType outputType, bool accumulate) {
   int64_t batch = c->sizes[0], m = c->sizes[1], n = c->sizes[2];
   int64_t k = a->sizes[2];
   if (batch == 0 || m == 0 || n == 0)
     return;
   const T *aBase = a->aligned + a->offset, *bBase = b->aligned + b->offset;
-  float *cBase = c->aligned + c->offset;
+  U *cBase = c->aligned + c->offset;
   T *aDense = nullptr, *bDense = nullptr;
-  float *cDense = nullptr;
+  U *cDense = nullptr;
 
   // cuBLASLt's "A" is B^T (n x k) and its "B" is A^T (k x m).
   Operand lhs, rhs;
@@ -335,7 +339,7 @@ void batchMatmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
     out = {cDense, uint64_t(n), uint64_t(m), n, false, m * n};
   }
 
-  const Plan &plan = planFor(inputType, batch, lhs, rhs, out);
+  const Plan &plan = planFor(inputType, outputType, batch, lhs, rhs, out);
   Blas &handle = blas();
   // beta 1 accumulates, as linalg.matmul does; with beta 0 cuBLASLt does
   // not read C (garbage, even NaN, in it does not matter).
@@ -365,26 +369,19 @@ StridedMemRef<T, 3> asBatch(const StridedMemRef<T, 2> *x) {
           {x->sizes[0] * x->strides[0], x->strides[0], x->strides[1]}};
 }
 
-template <typename T>
-void plainMatmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
-                 StridedMemRef<float, 2> *c, cudaDataType inputType,
-                 bool accumulate) {
-  StridedMemRef<T, 3> a3 = asBatch(a), b3 = asBatch(b);
-  StridedMemRef<float, 3> c3 = asBatch(c);
-  batchMatmul(&a3, &b3, &c3, inputType, accumulate);
-}
-
-template <typename T>
+template <typename T, typename U>
 void matmul(StridedMemRef<T, 2> *a, StridedMemRef<T, 2> *b,
-            StridedMemRef<float, 2> *c, cudaDataType inputType,
-            bool accumulate) {
-  plainMatmul(a, b, c, inputType, accumulate);
+            StridedMemRef<U, 2> *c, cudaDataType inputType,
+            cudaDataType outputType, bool accumulate) {
+  StridedMemRef<T, 3> a3 = asBatch(a), b3 = asBatch(b);
+  StridedMemRef<U, 3> c3 = asBatch(c);
+  batchMatmul(&a3, &b3, &c3, inputType, outputType, accumulate);
 }
-template <typename T>
+template <typename T, typename U>
 void matmul(StridedMemRef<T, 3> *a, StridedMemRef<T, 3> *b,
-            StridedMemRef<float, 3> *c, cudaDataType inputType,
-            bool accumulate) {
-  batchMatmul(a, b, c, inputType, accumulate);
+            StridedMemRef<U, 3> *c, cudaDataType inputType,
+            cudaDataType outputType, bool accumulate) {
+  batchMatmul(a, b, c, inputType, outputType, accumulate);
 }
 
 constexpr cudaDataType cudaTypeOf_f32 = CUDA_R_32F;
@@ -396,11 +393,13 @@ constexpr cudaDataType cudaTypeOf_bf16 = CUDA_R_16BF;
 extern "C" {
 
 // Every entry point of amprt_gemm.def, on cuBLASLt.
-#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE)                 \
+#define AMPRT_GEMM(NAME, INPUT_TYPE, C_TYPE, RANK, ACCUMULATE, OUTPUT_TYPE,    \
+                   OUTPUT_C_TYPE)                                              \
   void _mlir_ciface_amp_rt_cuda_##NAME(StridedMemRef<C_TYPE, RANK> *a,         \
                                        StridedMemRef<C_TYPE, RANK> *b,         \
-                                       StridedMemRef<float, RANK> *c) {        \
-    matmul(a, b, c, cudaTypeOf_##INPUT_TYPE, ACCUMULATE);                      \
+                                       StridedMemRef<OUTPUT_C_TYPE, RANK> *c) { \
+    matmul(a, b, c, cudaTypeOf_##INPUT_TYPE, cudaTypeOf_##OUTPUT_TYPE,         \
+           ACCUMULATE);                                                        \
   }
 #include "amprt_gemm.def"
 
