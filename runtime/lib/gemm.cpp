@@ -101,14 +101,17 @@ struct MatmulPlan {
   bool supported = false;
 };
 
-/// The plan for C (+)= A x B on these views, created on first use.
+/// The plan for C (+)= A x B on these views, A and B of `type`, C of
+/// `outputType` (f32, or bf16 rounded by oneDNN from its f32 sum), created
+/// on first use.
 const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b, const Matrix &c,
-                             memory::data_type type, bool accumulate) {
+                             memory::data_type type, bool accumulate,
+                             memory::data_type outputType) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<MatmulPlan>> plans;
   bool batched = c.batch > 1;
-  std::vector<int64_t> key = {static_cast<int64_t>(type), batched,
-                              accumulate};
+  std::vector<int64_t> key = {static_cast<int64_t>(type), batched, accumulate,
+                              static_cast<int64_t>(outputType)};
   for (const Matrix *m : {&a, &b, &c})
     key.insert(key.end(), {m->broadcast(), m->batch, m->rows, m->cols,
                            m->batchStride, m->rowStride, m->colStride});
@@ -120,7 +123,7 @@ const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b, const Matrix &c,
   try {
     plan->a = describe(a, type, batched);
     plan->b = describe(b, type, batched);
-    plan->c = describe(c, memory::data_type::f32, batched);
+    plan->c = describe(c, outputType, batched);
     // C += A x B: the sum post-op adds what C holds.
     dnnl::primitive_attr attributes;
     if (accumulate) {
@@ -140,8 +143,9 @@ const MatmulPlan &lookupPlan(const Matrix &a, const Matrix &b, const Matrix &c,
 
 /// Runs C (+)= A x B on oneDNN; false where oneDNN cannot.
 bool oneDNNMatmul(const Matrix &a, const Matrix &b, const Matrix &c,
-                  memory::data_type type, bool accumulate) {
-  const MatmulPlan &plan = lookupPlan(a, b, c, type, accumulate);
+                  memory::data_type type, bool accumulate,
+                  memory::data_type outputType = memory::data_type::f32) {
+  const MatmulPlan &plan = lookupPlan(a, b, c, type, accumulate, outputType);
   if (!plan.supported)
     return false;
   try {
@@ -250,21 +254,12 @@ void gemm_f16(const Matrix &a, const Matrix &b, const Matrix &c,
   gemmWidened(a, b, c, amprt::halfToFloat, accumulate);
 }
 
-/// How C's elements are stored: f32 as computed, or rounded to f16/bf16.
-void store_f32(float value, float *out) { *out = value; }
-void store_f16(float value, uint16_t *out) { *out = amprt::floatToHalf(value); }
-void store_bf16(float value, uint16_t *out) {
-  *out = amprt::floatToBfloat16(value);
-}
-
-/// C = A x B rounded once into C's 16-bit type (the `_to_` GEMMs): the f32
-/// product in a dense scratch buffer kept per thread, then each element
-/// stored through `store` into C's strides.
-template <typename Gemm, typename Store>
-void gemmInto16(const Matrix &a, const Matrix &b, const Matrix &c, Gemm gemm,
-                Store store) {
-  if (c.rows == 0 || c.cols == 0 || c.batch == 0)
-    return;
+/// C = A x B rounded once into C's 16-bit elements (`Narrow`): the f32
+/// product of `gemm` in a dense scratch buffer kept per thread, then
+/// narrowed into C's strides.
+template <uint16_t (*Narrow)(float), typename Gemm>
+void gemmNarrowed(const Matrix &a, const Matrix &b, const Matrix &c,
+                  Gemm gemm) {
   thread_local std::vector<float> scratch;
   scratch.resize(static_cast<size_t>(c.batch * c.rows * c.cols));
   Matrix dense = c;
@@ -277,21 +272,48 @@ void gemmInto16(const Matrix &a, const Matrix &b, const Matrix &c, Gemm gemm,
     auto *out = const_cast<uint16_t *>(static_cast<const uint16_t *>(c.data)) +
                 batch * c.batchStride;
     const float *product = scratch.data() + batch * c.rows * c.cols;
-    for (int64_t i = 0; i < c.rows; ++i)
-      for (int64_t j = 0; j < c.cols; ++j)
-        store(product[i * c.cols + j], out + i * c.rowStride + j * c.colStride);
+    for (int64_t i = 0; i < c.rows; ++i) {
+      uint16_t *row = out + i * c.rowStride;
+      const float *from = product + i * c.cols;
+      if (c.colStride == 1) { // its own loop: it vectorizes
+        for (int64_t j = 0; j < c.cols; ++j)
+          row[j] = Narrow(from[j]);
+      } else {
+        for (int64_t j = 0; j < c.cols; ++j)
+          row[j * c.colStride] = Narrow(from[j]);
+      }
+    }
   }
 }
 
-template <typename Gemm>
-void gemmInto(const Matrix &a, const Matrix &b, const Matrix &c,
-              bool accumulate, Gemm gemm, void (*)(float, float *)) {
-  gemm(a, b, c, accumulate);
+// The entry points by input and output type: f32 C as above; an f16 or
+// bf16 C (the `_to_` GEMMs, which overwrite) holds the f32 sum rounded to
+// nearest even.
+void gemm_f32_to_f32(const Matrix &a, const Matrix &b, const Matrix &c,
+                     bool accumulate) {
+  gemm_f32(a, b, c, accumulate);
 }
-template <typename Gemm>
-void gemmInto(const Matrix &a, const Matrix &b, const Matrix &c, bool,
-              Gemm gemm, void (*store)(float, uint16_t *)) {
-  gemmInto16(a, b, c, gemm, store);
+void gemm_f16_to_f32(const Matrix &a, const Matrix &b, const Matrix &c,
+                     bool accumulate) {
+  gemm_f16(a, b, c, accumulate);
+}
+void gemm_bf16_to_f32(const Matrix &a, const Matrix &b, const Matrix &c,
+                      bool accumulate) {
+  gemm_bf16(a, b, c, accumulate);
+}
+void gemm_f16_to_f16(const Matrix &a, const Matrix &b, const Matrix &c, bool) {
+  if (c.rows == 0 || c.cols == 0 || c.batch == 0)
+    return;
+  gemmNarrowed<amprt::floatToHalf>(a, b, c, gemm_f16);
+}
+void gemm_bf16_to_bf16(const Matrix &a, const Matrix &b, const Matrix &c,
+                       bool) {
+  if (c.rows == 0 || c.cols == 0 || c.batch == 0)
+    return;
+  // oneDNN writes bf16 itself (its conversion rounds to nearest even).
+  if (!oneDNNMatmul(a, b, c, memory::data_type::bf16, /*accumulate=*/false,
+                    memory::data_type::bf16))
+    gemmNarrowed<amprt::floatToBfloat16>(a, b, c, gemm_bf16);
 }
 
 } // namespace
@@ -305,8 +327,8 @@ extern "C" {
   void _mlir_ciface_amp_rt_##NAME(StridedMemRef<C_TYPE, RANK> *a,              \
                                   StridedMemRef<C_TYPE, RANK> *b,              \
                                   StridedMemRef<OUTPUT_C_TYPE, RANK> *c) {     \
-    gemmInto(viewOf(a), viewOf(b), viewOf(c), ACCUMULATE, gemm_##INPUT_TYPE,   \
-             store_##OUTPUT_TYPE);                                             \
+    gemm_##INPUT_TYPE##_to_##OUTPUT_TYPE(viewOf(a), viewOf(b), viewOf(c),      \
+                                         ACCUMULATE);                          \
   }
 #include "amprt_gemm.def"
 

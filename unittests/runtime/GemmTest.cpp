@@ -244,6 +244,56 @@ TEST_P(GemmTest, OverwriteDoesNotReadC) {
             /*accumulate=*/false);
 }
 
+/// The `_to_` GEMM of a 16-bit `input` into 16-bit C (rank 3) against the
+/// f32-output overwrite GEMM on the same operands and C layout: C holds
+/// the f32 results rounded once (the runtime's own conversion, which
+/// matches the compiled casts'), and nothing outside C's view changes.
+void checkRoundedOutput(Input input, View a, View b, View c) {
+  std::mt19937 rng(11);
+  Operand lhs = makeOperand(a, input, rng), rhs = makeOperand(b, input, rng);
+  bool f16 = input == Input::F16;
+  auto x = descriptor<uint16_t, 3>(lhs.bits.data(), a);
+  auto y = descriptor<uint16_t, 3>(rhs.bits.data(), b);
+  std::vector<float> wide(c.span(), std::nanf(""));
+  auto z = descriptor<float, 3>(wide.data(), c);
+  (f16 ? _mlir_ciface_amp_rt_batch_matmul_overwrite_f16
+       : _mlir_ciface_amp_rt_batch_matmul_overwrite_bf16)(&x, &y, &z);
+  const uint16_t untouched = 0x1234;
+  std::vector<uint16_t> narrow(c.span(), untouched);
+  auto n = descriptor<uint16_t, 3>(narrow.data(), c);
+  (f16 ? _mlir_ciface_amp_rt_batch_matmul_overwrite_f16_to_f16
+       : _mlir_ciface_amp_rt_batch_matmul_overwrite_bf16_to_bf16)(&x, &y, &n);
+  std::vector<bool> inView(c.span(), false);
+  for (int64_t batch = 0; batch < c.sizes[0]; ++batch)
+    for (int64_t i = 0; i < c.sizes[1]; ++i)
+      for (int64_t j = 0; j < c.sizes[2]; ++j) {
+        int64_t at = c.at(batch, i, j);
+        inView[at] = true;
+        uint16_t rounded = f16 ? amprt_f32_to_f16(wide[at])
+                               : amprt_f32_to_bf16(wide[at]);
+        ASSERT_EQ(narrow[at], rounded)
+            << "batch " << batch << " row " << i << " col " << j;
+      }
+  for (size_t at = 0; at < narrow.size(); ++at)
+    if (!inView[at])
+      ASSERT_EQ(narrow[at], untouched) << "element " << at << " outside C";
+}
+
+TEST(GemmIntoLowPrecision, RoundsTheF32ResultOnce) {
+  for (Input input : {Input::F16, Input::BF16}) {
+    SCOPED_TRACE(input == Input::F16 ? "f16" : "bf16");
+    checkRoundedOutput(input, dense(1, 37, 53), dense(1, 53, 29),
+                       dense(1, 37, 29));
+    checkRoundedOutput(input, dense(3, 7, 12), dense(3, 12, 5),
+                       dense(3, 7, 5));
+    // C transposed, and C with padded rows at an offset.
+    checkRoundedOutput(input, dense(1, 16, 24), dense(1, 24, 9),
+                       transposed(1, 16, 9));
+    checkRoundedOutput(input, dense(2, 6, 8), dense(2, 8, 5),
+                       View{{2, 6, 5}, {70, 11, 1}, 3});
+  }
+}
+
 std::string inputName(const ::testing::TestParamInfo<Input> &info) {
   switch (info.param) {
   case Input::F32:

@@ -84,9 +84,12 @@ def GemmOutputsInLowPrecisionPass
     inputs' f16 or bf16 reads (a painted graph's matmul whose result feeds
     low-precision ops, such as a transformer's q/k/v projection) becomes
     the runtime's `_to_f16` / `_to_bf16` GEMM writing the cast's output
-    itself: cuBLASLt (or libamprt) rounds the f32 sum once, to nearest
-    even, as the cast did. One kernel and the f32 buffer (and its pass
-    over memory) disappear; the values are the same bits. The cast's
+    itself: cuBLASLt, or libamprt (oneDNN's bf16 matmul writes bf16; f16
+    is narrowed from an f32 product), rounds the f32 sum once, to nearest
+    even, as the cast did. The cast's loop nest (a kernel on the GPU) and
+    the f32 buffer in the step's memory disappear; the values are the
+    same bits. Part of the CUDA and emulated CUDA lowerings; not of the
+    CPU's, where it measured no faster (f16 slower). The cast's
     output must be a dense buffer holding the f32 buffer's elements in the
     same order, and nothing between the GEMM and the cast may touch it.
   }];
