@@ -167,8 +167,11 @@ static std::optional<TruncatedGemm> matchTruncatedGemm(func::CallOp call) {
       resultBuffer == match.buffer)
     return std::nullopt;
 
-  // The GEMM writes the result where the cast wrote it: nothing in
-  // between may touch it.
+  // The GEMM writes the result where the cast wrote it: neither its own
+  // operands nor anything in between may touch it.
+  if (getRootBuffer(call.getOperand(0)) == resultBuffer ||
+      getRootBuffer(call.getOperand(1)) == resultBuffer)
+    return std::nullopt;
   bool local = isLocalAllocation(resultBuffer);
   for (Operation *op = call->getNextNode(); op != match.cast;
        op = op->getNextNode()) {

@@ -162,3 +162,25 @@ func.func @not_plain_casts(%a: memref<8x4xf16>, %b: memref<4x8xf16>, %t: memref<
   }
   return
 }
+
+// -----
+
+// The cast writes over the GEMM's own operand: the GEMM cannot write it
+// while reading it.
+// CHECK-LABEL: func.func @output_is_an_operand
+// CHECK: call @amp_rt_cuda_matmul_overwrite_f16(
+// CHECK: arith.truncf
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @output_is_an_operand(%a: memref<8x8xf16>, %b: memref<8x8xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %product = memref.alloc() : memref<8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%product : memref<8x8xf32>)
+  linalg.matmul ins(%a, %b : memref<8x8xf16>, memref<8x8xf16>) outs(%product : memref<8x8xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%product : memref<8x8xf32>) outs(%a : memref<8x8xf16>) {
+  ^bb0(%in: f32, %o: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
