@@ -100,6 +100,9 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm, bool updateInPlace,
   pm.addPass(createLinalgFoldUnitExtentDimsPass());
   pm.addNestedPass<func::FuncOp>(createComputeSlicedConvolutionsPass());
   pm.addPass(createFuseElementwiseOpsPass());
+  // Casts to f32 that fusion left alone are widened by their readers: no
+  // f32 copy of a low-precision tensor in memory.
+  pm.addNestedPass<func::FuncOp>(createWidenInConsumersPass());
   if (scheduleForMemory)
     pm.addNestedPass<func::FuncOp>(createScheduleStepForMemoryPass());
   if (updateInPlace) {

@@ -201,6 +201,8 @@ static void splitSharedEmptyTensors(Block &block) {
   for (auto empty : llvm::make_early_inc_range(block.getOps<tensor::EmptyOp>())) {
     SmallVector<OpOperand *> uses = llvm::map_to_vector(
         empty->getUses(), [](OpOperand &use) { return &use; });
+    if (uses.empty()) // nothing to split, nowhere to move it
+      continue;
     for (OpOperand *use : llvm::drop_begin(uses)) {
       Operation *user = block.findAncestorOpInBlock(*use->getOwner());
       if (!user)

@@ -111,3 +111,15 @@ func.func @shared_empty(%w0: tensor<4xf32> {amp.param}, %w1: tensor<4xf32> {amp.
   call @conv(%f1) : (tensor<4xf32>) -> ()
   return
 }
+
+// -----
+
+// An empty tensor nothing uses (left by an earlier rewrite) is left alone,
+// not split or moved.
+// CHECK-LABEL: func.func @unused_empty
+// CHECK: tensor.empty() : tensor<8xf32>
+// CHECK: return %arg0
+func.func @unused_empty(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %unused = tensor.empty() : tensor<8xf32>
+  return %arg0 : tensor<4xf32>
+}

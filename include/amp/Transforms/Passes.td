@@ -329,6 +329,26 @@ def FuseElementwiseOpsPass : Pass<"amp-fuse-elementwise-ops"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def WidenInConsumersPass
+    : Pass<"amp-widen-in-consumers", "::mlir::func::FuncOp"> {
+  let summary = "Let each reader of an f16/bf16 tensor's f32 copy widen "
+                "the low-precision value itself";
+  let description = [{
+    On tensors, after elementwise fusion: a `linalg.generic` that only
+    widens an f16/bf16 tensor to f32 (`arith.extf`, identity maps), which
+    fusion left on its own because a reader would not take it in (a
+    reduction such as a bias gradient), is removed where every reader is a
+    `linalg.generic`, `linalg.reduce` or `linalg.map` reading it as an
+    input: each reads the low-precision tensor and widens it in its body. The f32 copy (twice the bytes, alive
+    until its last reader) is never written; the values are the same, as
+    widening is exact. Contractions keep reading the f32 tensor: their
+    operand types choose the library GEMM. A widening that is also read
+    otherwise (returned, reshaped, a contraction's operand) stays for those
+    readers.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def FuseElementwiseBuffersPass
     : Pass<"amp-fuse-elementwise-buffers", "::mlir::func::FuncOp"> {
   let summary = "Merge elementwise linalg.generics on buffers that can share "
