@@ -11,6 +11,7 @@
 
 #include "amp/Conversion/Passes.h"
 #include "amp/Utils/Buffers.h"
+#include "amp/Utils/FloatCasts.h"
 #include "amp/Utils/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -73,22 +74,12 @@ static bool isDenseStatic(MemRefType type) {
   return type.hasStaticShape() && type.getLayout().isIdentity();
 }
 
-/// Whether `generic` is `out[i] = arith.truncf(in[i])` to `type` over
-/// identical index spaces, rounding to nearest even.
+/// Whether `generic` only truncates to `type`, elementwise, rounding to
+/// nearest even.
 static bool isPlainTruncation(linalg::GenericOp generic, Type type) {
-  if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
-      generic.getNumReductionLoops() != 0 ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return false;
-  Block &body = generic.getRegion().front();
-  if (body.getOperations().size() != 2)
-    return false;
-  auto trunc = dyn_cast<arith::TruncFOp>(body.front());
-  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-  return trunc && yield && trunc.getIn() == body.getArgument(0) &&
-         trunc.getType() == type && !trunc.getRoundingmodeAttr() &&
-         yield.getNumOperands() == 1 && yield.getOperand(0) == trunc;
+  auto trunc =
+      dyn_cast_or_null<arith::TruncFOp>(getElementwiseFloatCast(generic));
+  return trunc && trunc.getType() == type && !trunc.getRoundingmodeAttr();
 }
 
 /// The truncation that is the only reader of `buffer` besides `call`, if

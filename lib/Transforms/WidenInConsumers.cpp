@@ -10,6 +10,7 @@
 
 #include "amp/Transforms/Passes.h"
 #include "amp/Utils/Contractions.h"
+#include "amp/Utils/FloatCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,23 +25,11 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// Whether `op` is `out[i] = arith.extf(in[i])` from f16/bf16 to f32 over
-/// identical index spaces.
+/// Whether `op` only widens f16/bf16 to f32, elementwise.
 static bool isPlainWidening(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumResults() != 1 || op.getNumReductionLoops() != 0 ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return false;
-  Block &body = op.getRegion().front();
-  if (body.getOperations().size() != 2)
-    return false;
-  auto extf = dyn_cast<arith::ExtFOp>(body.front());
-  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-  return extf && yield && extf.getIn() == body.getArgument(0) &&
-         extf.getType().isF32() &&
-         (extf.getIn().getType().isF16() || extf.getIn().getType().isBF16()) &&
-         yield.getOperand(0) == extf.getResult();
+  auto extf = dyn_cast_or_null<arith::ExtFOp>(getElementwiseFloatCast(op));
+  return extf && op.getNumResults() == 1 && extf.getType().isF32() &&
+         (extf.getIn().getType().isF16() || extf.getIn().getType().isBF16());
 }
 
 /// Whether `use` is an input of a linalg op with a body of its own (a

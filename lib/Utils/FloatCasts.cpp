@@ -34,3 +34,21 @@ Attribute mlir::amp::convertFloatAttr(Attribute attr, FloatType elementType) {
     });
   return {};
 }
+
+Operation *mlir::amp::getElementwiseFloatCast(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumResults() > 1 || op.getNumReductionLoops() != 0 ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return nullptr;
+  Block &body = op.getRegion().front();
+  if (body.getOperations().size() != 2)
+    return nullptr;
+  Operation *cast = &body.front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!isa<arith::ExtFOp, arith::TruncFOp>(cast) || !yield ||
+      cast->getOperand(0) != body.getArgument(0) ||
+      yield.getNumOperands() != 1 || yield.getOperand(0) != cast->getResult(0))
+    return nullptr;
+  return cast;
+}

@@ -3,6 +3,7 @@
 #ifndef AMP_UTILS_FLOATCASTS_H
 #define AMP_UTILS_FLOATCASTS_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -17,6 +18,11 @@ Value createFloatConversion(OpBuilder &builder, Location loc, Value value,
 /// A float constant (a FloatAttr or dense float elements) with every
 /// element rounded to `elementType`; null for any other attribute.
 Attribute convertFloatAttr(Attribute attr, FloatType elementType);
+
+/// The float conversion (`arith.extf` or `arith.truncf`) that `op` is
+/// nothing but: `out[i] = cast(in[i])`, one input, one init, identity
+/// maps, no reduction; null when `op` computes anything else.
+Operation *getElementwiseFloatCast(linalg::GenericOp op);
 
 } // namespace mlir::amp
 
