@@ -14,15 +14,11 @@
 # (mgpuMemcpy; the batch's copy in and the results' copy out are
 # libamprt's, outside the step).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$root/build/bin
-precisions=${*:-f32 f16 bf16}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/cuda_step/common.sh
+source "$(dirname "$0")/common.sh"
 echo "| step | precision | launches | GEMMs | alloc/free calls | stream syncs | host memcpys | device-to-device copies |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-for example in mlp/train_step.mlir mlp/train_step_momentum.mlir mlp/train_step_adamw.mlir \
-    cnn/train_step.mlir transformer/train_step.mlir transformer-tokens/train_step.mlir; do
+for example in $examples; do
   for precision in $precisions; do
     "$bin/amp-compile" "$root/examples/$example" --target=cuda --precision="$precision" \
       --emit-mlir="$work/step.mlir" -o "$work/step.so"

@@ -7,19 +7,15 @@
 # step's host code asks for), then those of step 4 with graphs on (the
 # default: steps 2 and 3 capture, step 4 replays).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$root/build/bin
+# shellcheck source=bench/cuda_step/common.sh
+source "$(dirname "$0")/common.sh"
 [ -x "$bin/amprt-cuda-mock-step" ] ||
   { echo "no $bin/amprt-cuda-mock-step: build with the CUDA toolkit first" >&2; exit 1; }
-precisions=${*:-f32 f16 bf16}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # "cuda-step: launches=N gemms=N ..." -> "| N | N | ..."
 columns() { sed 's/^cuda-step: //; s/[a-z_0-9]*=//g; s/ / | /g'; }
 echo "| step | precision | launches | gemms | graph launches | allocs | frees | syncs | h2d | d2h | host-touched pages | with graphs: launches | gemms | graph launches | allocs | frees | syncs | h2d | d2h | host-touched pages |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-for example in mlp/train_step.mlir mlp/train_step_momentum.mlir mlp/train_step_adamw.mlir \
-    cnn/train_step.mlir transformer/train_step.mlir transformer-tokens/train_step.mlir; do
+for example in $examples; do
   for precision in $precisions; do
     "$bin/amp-compile" "$root/examples/$example" --target=cuda --precision="$precision" \
       -o "$work/step.so"

@@ -163,13 +163,8 @@ static std::optional<TruncatedGemm> matchTruncatedGemm(func::CallOp call) {
   if (getRootBuffer(call.getOperand(0)) == resultBuffer ||
       getRootBuffer(call.getOperand(1)) == resultBuffer)
     return std::nullopt;
-  bool local = isLocalAllocation(resultBuffer);
-  for (Operation *op = call->getNextNode(); op != match.cast;
-       op = op->getNextNode()) {
-    if ((usesBuffer(op, resultBuffer) && !isMemoryEffectFree(op)) ||
-        (!local && mayTouchUnlistedMemory(op)))
-      return std::nullopt;
-  }
+  if (findNearestUser(call, resultBuffer, /*forward=*/true) != match.cast)
+    return std::nullopt;
   return match;
 }
 
@@ -203,20 +198,6 @@ static Value rebuildOperand(OpBuilder &builder, Value operand,
       remap(reinterpret.getMixedOffsets().front()),
       remapAll(reinterpret.getMixedSizes()),
       remapAll(reinterpret.getMixedStrides()));
-}
-
-/// Erases `op` and the ops that defined its operands as they become dead
-/// views or allocations.
-static void eraseDeadDefinitions(SmallVector<Operation *> worklist) {
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!op || !op->use_empty() ||
-        !(isMemoryEffectFree(op) || isa<memref::AllocOp>(op)))
-      continue;
-    for (Value operand : op->getOperands())
-      worklist.push_back(operand.getDefiningOp());
-    op->erase();
-  }
 }
 
 static LogicalResult rewrite(TruncatedGemm &match, ModuleOp module) {

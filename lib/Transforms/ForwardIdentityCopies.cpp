@@ -118,14 +118,7 @@ int64_t mlir::amp::forwardIdentityCopies(func::FuncOp func) {
     target.replaceAllUsesWith(source);
     alloc->erase();
     // The views only the copy took, and the ones they took.
-    for (Operation *view : views)
-      while (view && isOpTriviallyDead(view)) {
-        Operation *next = view->getNumOperands() == 1
-                              ? view->getOperand(0).getDefiningOp()
-                              : nullptr;
-        view->erase();
-        view = next;
-      }
+    eraseDeadDefinitions(views);
     ++forwarded;
   }
   return forwarded;

@@ -133,3 +133,15 @@ bool mlir::amp::hoistDefinitionsAbove(
     op->moveBefore(before);
   return true;
 }
+
+void mlir::amp::eraseDeadDefinitions(ArrayRef<Operation *> ops) {
+  SmallVector<Operation *> worklist(ops.begin(), ops.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!op || !isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      worklist.push_back(operand.getDefiningOp());
+    op->erase();
+  }
+}

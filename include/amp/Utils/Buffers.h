@@ -44,6 +44,11 @@ bool mayWriteBuffer(Operation *op, Value root);
 /// that is not a local allocation).
 Operation *findNearestUser(Operation *op, Value root, bool forward);
 
+/// Erases each of `ops` that is trivially dead (an unused view or
+/// allocation) and, as they become dead in turn, the ops defining its
+/// operands: what a rewrite that stopped using a buffer leaves behind.
+void eraseDeadDefinitions(ArrayRef<Operation *> ops);
+
 /// Moves the ops that define what `users` use (their operands and the
 /// values their bodies take from above) and sit after `before` in its
 /// block to just before it, in order: pure ops without regions,
