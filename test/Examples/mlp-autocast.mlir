@@ -66,14 +66,5 @@
 // REPORT-NEXT: allow 5 0
 // REPORT-NEXT: deny 0 8
 // REPORT: casts: 8
-// Kept for the backward pass, f16: x (100352 bytes: in f32 the backward reads
-// the argument itself), w2 (5120), h1 and a1 (32768 each), exp and its row
-// sums (2560 + 256) and the loss (4); f32 has h1 and a1 at 65536 each. The
-// input's copy outweighs the halved hidden layer: this step's activations
-// grow by 30%, as its planned workspace does (cpu-step-memory.test).
-// REPORT-NEXT: activation bytes: f32 6255536, mixed 5241520 (83.8%)
-// REPORT-NEXT: saved for backward: f32 133892, mixed 173828 (129.8%)
-// REPORT: amp precision report for @predict
-// REPORT-NOT: saved for backward
 
 // BF16-COUNT-5: tosa.matmul {{.*}}xbf16>, tensor<1xbf16>, tensor<1xbf16>) -> tensor<{{[0-9x]+}}xf32>

@@ -16,8 +16,6 @@
 // F32-NEXT: unknown - 0
 // F32-NEXT: casts: 0 (0 bytes written)
 // F32-NEXT: activation bytes: f32 320, mixed 320 (100.0%)
-// Not a training step (no amp.loss result): nothing is saved for a backward.
-// F32-NOT: saved for backward
 
 // After: both matmuls low (f32 results), add and clamp low (32 bytes each),
 // exp f32. Casts: %a, %b, %c and the first matmul's result (4 x 32 bytes).

@@ -66,16 +66,14 @@ def AutocastPass : Pass<"amp-autocast", "::mlir::ModuleOp"> {
 }
 
 def PrecisionReportPass : Pass<"amp-precision-report", "::mlir::ModuleOp"> {
-  let summary = "Print, per function, ops per category and precision, casts, "
-                "activation bytes and the bytes saved for the backward pass";
+  let summary = "Print, per function, ops per category and precision, casts "
+                "and activation bytes";
   let description = [{
     An analysis that changes nothing: for every function it prints a table
     of ops per policy category and precision (low or f32), the number of
     float casts, and the estimated bytes of float tensor values the
     function produces at their current types beside the same values in
-    f32; for a training step also the bytes its forward pass keeps for the
-    backward pass beside the same step in f32 (where a cast is its input).
-    Run it after `amp-autocast` to see what the rewrite did.
+    f32. Run it after `amp-autocast` to see what the rewrite did.
   }];
   let options = [
     Option<"policyFile", "policy", "std::string", /*default=*/"\"\"",
