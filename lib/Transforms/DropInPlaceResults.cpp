@@ -23,6 +23,20 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
+/// `value` without an expansion of a collapse of a buffer back to that
+/// buffer's own type (an update computed in place through a collapsed view
+/// of its argument, amp-update-arguments-in-place): the same memory in the
+/// same layout.
+static Value stripReshapeRoundTrip(Value value) {
+  auto expand = value.getDefiningOp<memref::ExpandShapeOp>();
+  if (!expand)
+    return value;
+  auto collapse = expand.getSrc().getDefiningOp<memref::CollapseShapeOp>();
+  if (!collapse || collapse.getSrc().getType() != value.getType())
+    return value;
+  return collapse.getSrc();
+}
+
 LogicalResult mlir::amp::dropInPlaceResults(FunctionOpInterface func) {
   if (func.isExternal())
     return success();
@@ -36,7 +50,10 @@ LogicalResult mlir::amp::dropInPlaceResults(FunctionOpInterface func) {
     if (!arg)
       continue;
     for (Operation *ret : returns) {
-      if (ret->getOperand(r) != func.getArgument(*arg))
+      Value returned = stripReshapeRoundTrip(ret->getOperand(r));
+      if (returned == func.getArgument(*arg))
+        ret->setOperand(r, returned);
+      if (returned != func.getArgument(*arg))
         return func.emitError()
                << "amp-drop-in-place-results: result " << r << " of @"
                << func.getName() << " updates argument " << *arg

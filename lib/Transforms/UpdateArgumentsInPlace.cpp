@@ -13,6 +13,8 @@
 #include "amp/Transforms/TrainingTransforms.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_UPDATEARGUMENTSINPLACEPASS
@@ -63,6 +65,72 @@ static SmallVector<Operation *> getReturns(FunctionOpInterface func) {
   return returns;
 }
 
+/// Where `next`, the new value of `destination`, is an expansion of what an
+/// op writes into a fresh tensor (an update computed with its unit
+/// dimensions dropped), makes that op write into the same collapse of
+/// `destination` instead and returns that collapsed view, in which the
+/// update is then materialized: equivalent buffers, so bufferization
+/// computes the update in place where a materialization of the expansion
+/// would copy it in. Its conflict analysis still copies where the old value
+/// is read after the write.
+static Value writeThroughCollapse(Value next, Value destination) {
+  auto expand = next.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand)
+    return nullptr;
+  auto producer = dyn_cast_or_null<DestinationStyleOpInterface>(
+      expand.getSrc().getDefiningOp());
+  // In the entry block, so that the view dominates every return.
+  if (!producer ||
+      producer->getBlock() != cast<BlockArgument>(destination).getOwner())
+    return nullptr;
+  OpOperand *init =
+      producer.getTiedOpOperand(cast<OpResult>(expand.getSrc()));
+  if (!init || !init->get().getDefiningOp<tensor::EmptyOp>() ||
+      !init->get().hasOneUse())
+    return nullptr;
+  // The collapses of `destination` the op reads the old value through: one
+  // view for all of them, so that the op reads and writes one tensor
+  // elementwise, which bufferizes in place.
+  auto isSameCollapse = [&](Value value) {
+    auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
+    return collapse && collapse.getSrc() == destination &&
+           collapse.getType() == expand.getSrcType() &&
+           collapse.getReassociationIndices() ==
+               expand.getReassociationIndices();
+  };
+  // Only where nothing could force bufferization to copy the view: every
+  // other reader of `destination` is a loop nest before the op that reads
+  // it as an input (its results alias none of it), every view is read by
+  // the op alone.
+  Operation *op = producer.getOperation();
+  for (OpOperand &use : destination.getUses()) {
+    Operation *user = use.getOwner();
+    if (user->getNumResults() == 1 && isSameCollapse(user->getResult(0)) &&
+        llvm::all_of(user->getUsers(),
+                     [&](Operation *reader) { return reader == op; }))
+      continue;
+    auto reader = dyn_cast<DestinationStyleOpInterface>(user);
+    if (!reader || !reader.isDpsInput(&use) ||
+        user->getBlock() != op->getBlock() || !user->isBeforeInBlock(op))
+      return nullptr;
+  }
+  Value view;
+  for (OpOperand *input : producer.getDpsInputOperands())
+    if (isSameCollapse(input->get())) {
+      if (!view)
+        view = input->get();
+      input->set(view);
+    }
+  if (!view) {
+    OpBuilder builder(producer);
+    view = tensor::CollapseShapeOp::create(builder, expand.getLoc(),
+                                           expand.getSrcType(), destination,
+                                           expand.getReassociationIndices());
+  }
+  init->set(view);
+  return view;
+}
+
 void mlir::amp::updateArgumentsInPlace(FunctionOpInterface func) {
   if (func.isExternal())
     return;
@@ -75,6 +143,17 @@ void mlir::amp::updateArgumentsInPlace(FunctionOpInterface func) {
     for (Operation *ret : getReturns(func)) {
       OpBuilder builder(ret);
       Value next = ret->getOperand(r);
+      if (Value view = writeThroughCollapse(next, destination)) {
+        auto expand = next.getDefiningOp<tensor::ExpandShapeOp>();
+        auto inPlace = bufferization::MaterializeInDestinationOp::create(
+            builder, ret->getLoc(), expand.getSrc(), view);
+        ret->setOperand(r, tensor::ExpandShapeOp::create(
+                               builder, expand.getLoc(), expand.getResultType(),
+                               inPlace.getResult(),
+                               expand.getReassociationIndices(),
+                               expand.getMixedOutputShape()));
+        continue;
+      }
       auto inPlace = bufferization::MaterializeInDestinationOp::create(
           builder, ret->getLoc(), next, destination);
       ret->setOperand(r, inPlace.getResult());

@@ -61,3 +61,35 @@ func.func @read_after_update(%w: tensor<16xf32> {amp.param})
   %old = tensor.extract %w[%c0] : tensor<16xf32>
   return %old, %next : f32, tensor<16xf32>
 }
+
+// -----
+
+#map = affine_map<(d0) -> (d0)>
+
+// A 1x4 momentum updated as a 4-vector (unit dimension dropped) and
+// expanded back: the loop writes a collapsed view of the argument, the
+// returned expansion of that view is the argument again, and neither a
+// result nor a copy is left.
+// CHECK-LABEL: func.func @collapsed_in_place
+// CHECK-SAME: (%[[M:[^:]+]]: memref<1x4xf32> {amp.state}, %{{[^:]+}}: memref<4xf32>) -> (memref<f32> {amp.loss})
+// CHECK: %[[VIEW:.+]] = memref.collapse_shape %[[M]]
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[VIEW]] : memref<4xf32>)
+// CHECK-NOT: memref.copy
+// CHECK: return %{{.+}} : memref<f32>
+func.func @collapsed_in_place(%m: tensor<1x4xf32> {amp.state}, %g: tensor<4xf32>)
+    -> (tensor<f32> {amp.loss}, tensor<1x4xf32> {amp.update_of = 0 : i64}) {
+  %loss = arith.constant dense<0.5> : tensor<f32>
+  %a = tensor.collapse_shape %m [[0, 1]] : tensor<1x4xf32> into tensor<4xf32>
+  %empty = tensor.empty() : tensor<4xf32>
+  %next = linalg.generic {indexing_maps = [#map, #map, #map],
+                          iterator_types = ["parallel"]}
+      ins(%a, %g : tensor<4xf32>, tensor<4xf32>)
+      outs(%empty : tensor<4xf32>) {
+  ^bb0(%in: f32, %grad: f32, %out: f32):
+    %s = arith.addf %in, %grad : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %e = tensor.expand_shape %next [[0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+  return %loss, %e : tensor<f32>, tensor<1x4xf32>
+}

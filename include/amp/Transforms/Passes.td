@@ -263,7 +263,12 @@ def UpdateArgumentsInPlacePass
     argument's buffer, and its conflict analysis keeps that correct: where
     the old value is still read after the update is computed, it copies
     instead. Empty-tensor elimination (run next) lets the optimizer's loop
-    write the argument directly, reading and writing the same element.
+    write the argument directly, reading and writing the same element. An
+    update computed with its unit dimensions dropped (a 1xN bias state as
+    an N-vector, then expanded) is written into the collapse of the
+    argument the loop already reads and materialized there, where every
+    other reader of the argument comes before the loop; elsewhere it is
+    materialized whole and copied in.
     `amp-drop-in-place-results` removes the results after bufferization;
     the artifact marks them `in_place` (amp_artifact.h).
   }];
@@ -281,7 +286,9 @@ def DropInPlaceResultsPass
     returning it would become an out-param and a copy. The result goes (the
     function's type too, unlike upstream's `drop-equivalent-buffer-results`,
     which leaves public functions alone), and so do the copies of an
-    argument onto itself that bufferizing the tie left. Fails, located, when such a
+    argument onto itself that bufferizing the tie left. An expansion of a
+    collapse of the argument back to its own type is the argument. Fails,
+    located, when such a
     result is not its argument's buffer: the artifact's tables promise the
     update in place.
   }];
