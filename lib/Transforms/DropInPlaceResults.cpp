@@ -51,8 +51,6 @@ LogicalResult mlir::amp::dropInPlaceResults(FunctionOpInterface func) {
       continue;
     for (Operation *ret : returns) {
       Value returned = stripReshapeRoundTrip(ret->getOperand(r));
-      if (returned == func.getArgument(*arg))
-        ret->setOperand(r, returned);
       if (returned != func.getArgument(*arg))
         return func.emitError()
                << "amp-drop-in-place-results: result " << r << " of @"

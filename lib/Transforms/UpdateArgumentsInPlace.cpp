@@ -68,12 +68,12 @@ static SmallVector<Operation *> getReturns(FunctionOpInterface func) {
 /// Where `next`, the new value of `destination`, is an expansion of what an
 /// op writes into a fresh tensor (an update computed with its unit
 /// dimensions dropped), makes that op write into the same collapse of
-/// `destination` instead and returns that collapsed view, in which the
-/// update is then materialized: equivalent buffers, so bufferization
-/// computes the update in place where a materialization of the expansion
-/// would copy it in. Its conflict analysis still copies where the old value
-/// is read after the write.
-static Value writeThroughCollapse(Value next, Value destination) {
+/// `destination`, materializes the update in that view and returns its
+/// expansion; null elsewhere. Equivalent buffers, so bufferization computes
+/// the update in place where a materialization of the expansion would copy
+/// it in.
+static Value materializeThroughCollapse(OpBuilder &builder, Location loc,
+                                       Value next, Value destination) {
   auto expand = next.getDefiningOp<tensor::ExpandShapeOp>();
   if (!expand)
     return nullptr;
@@ -128,7 +128,11 @@ static Value writeThroughCollapse(Value next, Value destination) {
                                            expand.getReassociationIndices());
   }
   init->set(view);
-  return view;
+  auto inPlace = bufferization::MaterializeInDestinationOp::create(
+      builder, loc, expand.getSrc(), view);
+  return tensor::ExpandShapeOp::create(
+      builder, expand.getLoc(), expand.getResultType(), inPlace.getResult(),
+      expand.getReassociationIndices(), expand.getMixedOutputShape());
 }
 
 void mlir::amp::updateArgumentsInPlace(FunctionOpInterface func) {
@@ -143,15 +147,9 @@ void mlir::amp::updateArgumentsInPlace(FunctionOpInterface func) {
     for (Operation *ret : getReturns(func)) {
       OpBuilder builder(ret);
       Value next = ret->getOperand(r);
-      if (Value view = writeThroughCollapse(next, destination)) {
-        auto expand = next.getDefiningOp<tensor::ExpandShapeOp>();
-        auto inPlace = bufferization::MaterializeInDestinationOp::create(
-            builder, ret->getLoc(), expand.getSrc(), view);
-        ret->setOperand(r, tensor::ExpandShapeOp::create(
-                               builder, expand.getLoc(), expand.getResultType(),
-                               inPlace.getResult(),
-                               expand.getReassociationIndices(),
-                               expand.getMixedOutputShape()));
+      if (Value expanded = materializeThroughCollapse(builder, ret->getLoc(),
+                                                      next, destination)) {
+        ret->setOperand(r, expanded);
         continue;
       }
       auto inPlace = bufferization::MaterializeInDestinationOp::create(

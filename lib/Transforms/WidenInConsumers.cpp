@@ -9,12 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Transforms/Passes.h"
+#include "amp/Utils/Buffers.h"
 #include "amp/Utils/Contractions.h"
 #include "amp/Utils/FloatCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::amp {
@@ -70,12 +70,8 @@ struct WidenInConsumersPass
            llvm::make_early_inc_range(widening->getResult(0).getUses()))
         if (mayWidenInConsumer(use))
           widenInConsumer(use, narrow);
-      if (!widening->use_empty())
-        continue;
-      Operation *init = widening.getDpsInitOperand(0)->get().getDefiningOp();
-      widening->erase();
-      if (isa_and_nonnull<tensor::EmptyOp>(init) && init->use_empty())
-        init->erase();
+      // With its tensor.empty, once no reader is left.
+      eraseDeadDefinitions(widening.getOperation());
     }
   }
 };
