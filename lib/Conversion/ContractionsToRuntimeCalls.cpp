@@ -480,26 +480,22 @@ static Value convView(OpBuilder &builder, Location loc, Value operand,
       OpFoldResult(metadata.getOffset()), sizes, strides);
 }
 
-/// How the runtime sees each linalg convolution: the rank of its call and,
-/// per operand (input, filter, output), the operand's dimensions in the
-/// call's order (-1: a unit dimension). Plain calls take NHWC / FHWC /
-/// NHWF, grouped ones NGCHW / GFCHW / NGFHW.
-struct ConvLayout {
-  int64_t rank;
-  SmallVector<int64_t> input, filter, output;
-};
+/// Whether `op` is a convolution: one libamprt runs (named or generic), or
+/// a named one it does not (left as loops, with a reason). Pooling ops are
+/// convolutions too, but add or max, not multiply.
+static bool isConvolution(linalg::LinalgOp op) {
+  return getConvLayout(op) ||
+         (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
+          isMultiplyAccumulate(op));
+}
 
-static std::optional<ConvLayout> getConvLayout(Operation *op) {
-  if (isa<linalg::Conv2DNhwcFhwcOp>(op))
-    return ConvLayout{4, {0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3}};
-  if (isa<linalg::Conv2DNchwFchwOp>(op))
-    return ConvLayout{4, {0, 2, 3, 1}, {0, 2, 3, 1}, {0, 2, 3, 1}};
-  if (isa<linalg::Conv2DNgchwGfchwOp>(op))
-    return ConvLayout{5, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4}};
-  // One channel per group, one filter per channel.
-  if (isa<linalg::DepthwiseConv2DNchwChwOp>(op))
-    return ConvLayout{5, {0, 1, -1, 2, 3}, {0, -1, -1, 1, 2}, {0, 1, -1, 2, 3}};
-  return std::nullopt;
+/// The operand a convolution reads as its input and as its filter.
+static Value getConvInputOperand(linalg::LinalgOp op, const ConvLayout &layout) {
+  return op.getDpsInputOperand(layout.inputOperand)->get();
+}
+static Value getConvFilterOperand(linalg::LinalgOp op,
+                                  const ConvLayout &layout) {
+  return op.getDpsInputOperand(1 - layout.inputOperand)->get();
 }
 
 /// The runtime's convolution for `op` (its layout, input, filter and
@@ -508,9 +504,10 @@ static std::optional<ConvLayout> getConvLayout(Operation *op) {
 static const RuntimeConv *lookupRuntimeConv(linalg::LinalgOp op,
                                             bool accumulate, bool reversed) {
   std::optional<ConvLayout> layout = getConvLayout(op);
-  Type inputType = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-  if (!layout ||
-      getElementTypeOrSelf(op.getDpsInputOperand(1)->get()) != inputType ||
+  if (!layout)
+    return nullptr;
+  Type inputType = getElementTypeOrSelf(getConvInputOperand(op, *layout));
+  if (getElementTypeOrSelf(getConvFilterOperand(op, *layout)) != inputType ||
       !getElementTypeOrSelf(op.getDpsInitOperand(0)->get()).isF32())
     return nullptr;
   std::string typeName = getRuntimeTypeName(inputType);
@@ -534,11 +531,13 @@ struct ConvInput {
 /// erased once unread), else the input as it is.
 static ConvInput getConvInput(linalg::LinalgOp op,
                               std::optional<ZeroPaddedCopy> &padded) {
-  Value input = op.getDpsInputOperand(0)->get();
-  ConvInput result{input};
   std::optional<ConvLayout> layout = getConvLayout(op);
+  if (!layout)
+    return ConvInput{op.getDpsInputOperand(0)->get()};
+  Value input = getConvInputOperand(op, *layout);
+  ConvInput result{input};
   padded = matchZeroPaddedCopy(input);
-  if (!layout || !padded)
+  if (!padded)
     return result;
   // The call's H and W dimensions (NHWC or NGCHW), as the input's.
   int64_t callH = layout->rank == 4 ? 1 : 3;
@@ -553,13 +552,17 @@ static ConvInput getConvInput(linalg::LinalgOp op,
     }
   }
   result.value = getUnpaddedValue(*padded, op);
-  result.padding = {padded->low[h], padded->low[w], padded->high[h],
-                    padded->high[w]};
+  // A 1-D convolution's H is a unit dimension the input does not have.
+  auto pad = [](ArrayRef<int64_t> amounts, int64_t dim) {
+    return dim < 0 ? 0 : amounts[dim];
+  };
+  result.padding = {pad(padded->low, h), pad(padded->low, w),
+                    pad(padded->high, h), pad(padded->high, w)};
   return result;
 }
 
-/// Replaces a buffer 2-D convolution (NHWC or NCHW, plain, grouped or
-/// depthwise) by a call of libamprt's convolution (CPU only: the CUDA
+/// Replaces a buffer convolution (any layout getConvLayout knows) by a
+/// call of libamprt's convolution (CPU only: the CUDA
 /// runtime has none yet), the operands viewed in the call's layout,
 /// strides, dilations and the input's padding as i64.
 static LogicalResult convertConvolution(linalg::LinalgOp op,
@@ -571,7 +574,7 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
   std::optional<ConvLayout> layout = getConvLayout(op);
   if (!layout) {
     reason = ("the runtime has no " + op->getName().getStringRef() +
-              " (2-D NHWC/NCHW, grouped and depthwise NCHW only)")
+              " (1-D and 2-D convolutions that multiply and accumulate only)")
                  .str();
     return failure();
   }
@@ -584,7 +587,7 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
     return failure();
   }
   Value input = convInput.value;
-  Value filter = op.getDpsInputOperand(1)->get();
+  Value filter = getConvFilterOperand(op, *layout);
   Value output = op.getDpsInitOperand(0)->get();
   // An output of zeros is overwritten instead (inputs that read it keep
   // them).
@@ -604,15 +607,10 @@ static LogicalResult convertConvolution(linalg::LinalgOp op,
       convView(builder, loc, input, layout->input),
       convView(builder, loc, filter, layout->filter),
       convView(builder, loc, output, layout->output)};
-  for (StringRef attrName : {"strides", "dilations"}) {
-    auto attr = op->getAttrOfType<DenseIntElementsAttr>(attrName);
-    SmallVector<int64_t> values = {1, 1};
-    if (attr)
-      values = llvm::to_vector(attr.getValues<int64_t>());
+  for (ArrayRef<int64_t> values : {layout->strides, layout->dilations})
     for (int64_t value : values)
       operands.push_back(arith::ConstantIntOp::create(
           builder, loc, builder.getI64Type(), value));
-  }
   for (int64_t value : convInput.padding)
     operands.push_back(arith::ConstantIntOp::create(
         builder, loc, builder.getI64Type(), value));
@@ -639,11 +637,9 @@ static bool reversesTaps(linalg::LinalgOp conv, Value filter, Value root,
   ArrayRef<int64_t> spatial = ArrayRef(layout->filter).drop_front(
       layout->rank == 4 ? 1 : 3).take_front(2);
   llvm::SmallBitVector taps(reversed.size());
-  for (int64_t dim : spatial) {
-    if (dim < 0)
-      return false;
-    taps.set((*dims)[dim]);
-  }
+  for (int64_t dim : spatial)
+    if (dim >= 0) // a 1-D convolution's unit H has nothing to reverse
+      taps.set((*dims)[dim]);
   return taps == reversed;
 }
 
@@ -656,10 +652,11 @@ static llvm::SmallPtrSet<Operation *, 16>
 readReversedFiltersInOrder(ArrayRef<linalg::LinalgOp> candidates) {
   llvm::MapVector<Value, SmallVector<linalg::LinalgOp>> byFilter;
   for (linalg::LinalgOp op : candidates)
-    if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
-        op.hasPureBufferSemantics() &&
-        lookupRuntimeConv(op, /*accumulate=*/true, /*reversed=*/true))
-      byFilter[getRootBuffer(op.getDpsInputOperand(1)->get())].push_back(op);
+    if (std::optional<ConvLayout> layout = getConvLayout(op))
+      if (op.hasPureBufferSemantics() &&
+          lookupRuntimeConv(op, /*accumulate=*/true, /*reversed=*/true))
+        byFilter[getRootBuffer(getConvFilterOperand(op, *layout))].push_back(
+            op);
   llvm::SmallPtrSet<Operation *, 16> reversedConvs;
   for (auto &[root, convs] : byFilter) {
     std::optional<ReversedCopy> reversed = matchReversedCopy(root);
@@ -682,7 +679,7 @@ readReversedFiltersInOrder(ArrayRef<linalg::LinalgOp> candidates) {
         }
         auto conv = dyn_cast<linalg::LinalgOp>(user);
         if (!conv || !llvm::is_contained(convs, conv) ||
-            use.getOperandNumber() != 1 ||
+            use.getOperandNumber() != 1 - getConvLayout(conv)->inputOperand ||
             user->getBlock() != reversed->copy->getBlock() ||
             !reversed->copy->isBeforeInBlock(user) ||
             !reversesTaps(conv, view, root, reversed->reversed)) {
@@ -718,10 +715,7 @@ struct ContractionsToRuntimeCallsPass
     ModuleOp module = getOperation();
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
-      // Pooling ops are convolutions too, but add or max, not multiply.
-      if ((isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
-           isMultiplyAccumulate(op)) ||
-          findMatrixProductLoops(op))
+      if (isConvolution(op) || findMatrixProductLoops(op))
         candidates.push_back(op);
     });
     // Where each contraction's zeros come from, decided before any call
@@ -739,8 +733,7 @@ struct ContractionsToRuntimeCallsPass
     if (runtime == GemmRuntime::CPU) {
       reversedConvs = readReversedFiltersInOrder(candidates);
       for (linalg::LinalgOp op : candidates) {
-        if (!isa<linalg::ConvolutionOpInterface>(op.getOperation()) ||
-            !op.hasPureBufferSemantics())
+        if (!isConvolution(op) || !op.hasPureBufferSemantics())
           continue;
         std::optional<ZeroPaddedCopy> padded;
         convInputs[op] = getConvInput(op, padded);
@@ -755,7 +748,7 @@ struct ContractionsToRuntimeCallsPass
       std::optional<ZeroInit> zeros;
       if (auto known = zeroInits.find(op); known != zeroInits.end())
         zeros = known->second;
-      if (isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
+      if (isConvolution(op)) {
         auto known = convInputs.find(op);
         ConvInput input = known != convInputs.end()
                               ? known->second

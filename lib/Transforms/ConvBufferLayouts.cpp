@@ -36,12 +36,7 @@ using namespace mlir::amp;
 /// The convolutions amp-contractions-to-runtime-calls makes library calls
 /// (which read and write any strides).
 static bool isLibraryConvolution(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp &&
-         isa<linalg::Conv2DNhwcFhwcOp, linalg::Conv2DNchwFchwOp,
-             linalg::Conv2DNgchwGfchwOp, linalg::DepthwiseConv2DNchwChwOp>(
-             op) &&
-         isMultiplyAccumulate(linalgOp);
+  return getConvLayout(op).has_value();
 }
 
 /// The loop indexing each result of `map` (d, d + c, c - d, ...), or

@@ -3,9 +3,9 @@
 // With require-all, a matrix product that stays a loop nest is an error
 // saying why (the pipelines leave it as loops; tests count on none).
 
-func.func @depthwise(%in: memref<2x6x6x3xf32>, %w: memref<3x3x3xf32>, %out: memref<2x4x4x3xf32>) {
-  // expected-error @+1 {{contraction left as a loop nest: the runtime has no linalg.depthwise_conv_2d_nhwc_hwc (2-D NHWC/NCHW, grouped and depthwise NCHW only)}}
-  linalg.depthwise_conv_2d_nhwc_hwc ins(%in, %w : memref<2x6x6x3xf32>, memref<3x3x3xf32>) outs(%out : memref<2x4x4x3xf32>)
+func.func @conv3d(%in: memref<1x4x6x6x3xf32>, %w: memref<2x3x3x3x2xf32>, %out: memref<1x3x4x4x2xf32>) {
+  // expected-error @+1 {{contraction left as a loop nest: the runtime has no linalg.conv_3d_ndhwc_dhwcf (1-D and 2-D convolutions that multiply and accumulate only)}}
+  linalg.conv_3d_ndhwc_dhwcf ins(%in, %w : memref<1x4x6x6x3xf32>, memref<2x3x3x3x2xf32>) outs(%out : memref<1x3x4x4x2xf32>)
   return
 }
 

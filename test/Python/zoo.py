@@ -36,6 +36,11 @@ PyTorch f32 4.5e-6 on the AVX2 host.
                  attention mask input, token type ids, pooler
   gru, lstm      nn.GRU / nn.LSTM (2 layers) over a sequence + linear head
   encoder_layer  nn.TransformerEncoderLayer (batch_first) + mean + linear
+  whisper        transformers WhisperForAudioClassification, 2 layers: a
+                 Conv1d stem (stride 2) over mel features, GELU, attention
+  wav2vec2       transformers Wav2Vec2ForSequenceClassification, 2 layers:
+                 a strided Conv1d feature encoder over raw audio (group
+                 norm), a grouped Conv1d positional embedding (weight norm)
 """
 import dataclasses
 from typing import Callable, Optional
@@ -197,6 +202,53 @@ def encoder_layer():
     return Case(Encoder(), F.cross_entropy, 1, _sequences)
 
 
+class _Logits(torch.nn.Module):
+    """A transformers classifier taking its input as `keyword`, as logits."""
+
+    def __init__(self, model, keyword):
+        super().__init__()
+        self.model, self.keyword = model, keyword
+
+    def forward(self, x):
+        return self.model(**{self.keyword: x}).logits
+
+
+def _audio(model, shape):
+    """A classifier over `shape` audio inputs (the model's `forward(x)`
+    gives logits), with labels."""
+    def make(generator):
+        return (torch.randn(4, *shape, generator=generator),
+                torch.randint(0, CLASSES, (4,), generator=generator))
+    return Case(model, F.cross_entropy, 1, make)
+
+
+def whisper():
+    from transformers import WhisperConfig, WhisperForAudioClassification
+    config = WhisperConfig(num_mel_bins=16, d_model=64, encoder_layers=2,
+                           encoder_attention_heads=4, encoder_ffn_dim=128,
+                           max_source_positions=16, num_labels=CLASSES,
+                           dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                           attn_implementation="eager")
+    model = WhisperForAudioClassification(config)
+    # 32 frames: the stem's stride 2 gives max_source_positions.
+    return _audio(_Logits(model, "input_features"), (16, 32))
+
+
+def wav2vec2():
+    from transformers import Wav2Vec2Config, Wav2Vec2ForSequenceClassification
+    config = Wav2Vec2Config(hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                            intermediate_size=128, conv_dim=(32, 32, 32),
+                            conv_stride=(5, 2, 2), conv_kernel=(10, 3, 3),
+                            num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4,
+                            num_labels=CLASSES, classifier_proj_size=32,
+                            hidden_dropout=0.0, activation_dropout=0.0,
+                            attention_dropout=0.0, feat_proj_dropout=0.0,
+                            final_dropout=0.0, layerdrop=0.0, mask_time_prob=0.0,
+                            attn_implementation="eager")
+    model = Wav2Vec2ForSequenceClassification(config)
+    return _audio(_Logits(model, "input_values"), (400,))
+
+
 MODELS = {
     "resnet18": _vision(resnet18, batch=16, lr=3e-5),
     "mobilenet_v3": _vision(mobilenet_v3, batch=16, lr=1e-3),
@@ -210,4 +262,6 @@ MODELS = {
     "gru": gru,
     "lstm": lstm,
     "encoder_layer": encoder_layer,
+    "whisper": whisper,
+    "wav2vec2": wav2vec2,
 }
