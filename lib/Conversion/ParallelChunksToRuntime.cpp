@@ -28,8 +28,9 @@ using namespace mlir::amp;
 ///                           void *context, int64_t count);
 static constexpr llvm::StringLiteral kParallelFor = "amprt_parallel_for";
 
-static LLVM::LLVMFuncOp declareParallelFor(ModuleOp module) {
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(kParallelFor))
+static LLVM::LLVMFuncOp declareParallelFor(ModuleOp module,
+                                           SymbolTable &symbols) {
+  if (auto existing = symbols.lookup<LLVM::LLVMFuncOp>(kParallelFor))
     return existing;
   MLIRContext *context = module.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
@@ -37,7 +38,10 @@ static LLVM::LLVMFuncOp declareParallelFor(ModuleOp module) {
       LLVM::LLVMVoidType::get(context),
       {ptr, ptr, IntegerType::get(context, 64)});
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), kParallelFor, type);
+  auto parallelFor =
+      LLVM::LLVMFuncOp::create(builder, module.getLoc(), kParallelFor, type);
+  symbols.insert(parallelFor);
+  return parallelFor;
 }
 
 /// `chunk`'s trampoline: (context, begin, end) -> chunk(begin, end, fields
@@ -107,6 +111,15 @@ struct ParallelChunksToRuntimePass
     for (auto function : module.getOps<LLVM::LLVMFuncOp>())
       if (function->hasAttr(AMPDialect::kParallelChunkAttrName))
         chunks.push_back(function);
+    // The calls of each chunk whose range starts at 0 (any other stays
+    // sequential), found in one walk: a step has thousands of chunks.
+    llvm::StringMap<SmallVector<LLVM::CallOp>> callsOf;
+    module.walk([&](LLVM::CallOp call) {
+      std::optional<StringRef> callee = call.getCallee();
+      if (callee && !call.getArgOperands().empty() &&
+          matchPattern(call.getArgOperands()[0], m_Zero()))
+        callsOf[*callee].push_back(call);
+    });
     for (LLVM::LLVMFuncOp chunk : chunks) {
       chunk->removeAttr(AMPDialect::kParallelChunkAttrName);
       ArrayRef<Type> params = chunk.getFunctionType().getParams();
@@ -116,20 +129,13 @@ struct ParallelChunksToRuntimePass
                           << "' function must take (i64 begin, i64 end) first";
         return signalPassFailure();
       }
-      // The calls whose range starts at 0; any other stays sequential.
-      SmallVector<LLVM::CallOp> calls;
-      if (std::optional<SymbolTable::UseRange> uses =
-              SymbolTable::getSymbolUses(chunk, module))
-        for (const SymbolTable::SymbolUse &use : *uses)
-          if (auto call = dyn_cast<LLVM::CallOp>(use.getUser()))
-            if (matchPattern(call.getArgOperands()[0], m_Zero()))
-              calls.push_back(call);
+      SmallVector<LLVM::CallOp> calls = callsOf.lookup(chunk.getName());
       if (calls.empty())
         continue;
       auto fields = LLVM::LLVMStructType::getLiteral(&getContext(),
                                                      params.drop_front(2));
       LLVM::LLVMFuncOp task = createTask(chunk, fields, symbols);
-      LLVM::LLVMFuncOp parallelFor = declareParallelFor(module);
+      LLVM::LLVMFuncOp parallelFor = declareParallelFor(module, symbols);
       for (LLVM::CallOp call : calls)
         dispatch(call, task, fields, parallelFor);
     }

@@ -366,8 +366,7 @@ static std::optional<int64_t> getLocalBufferBytes(Value root) {
 /// no peak by more than the loop nest a merge saves is worth (a batch
 /// norm's per-channel statistics).
 static bool wouldExtendLifetime(linalg::GenericOp earlier,
-                                linalg::GenericOp later,
-                                ArrayRef<BufferAccess> between) {
+                                linalg::GenericOp later, bool betweenWrites) {
   constexpr int64_t kPageBytes = 4096;
   int64_t extendedBytes = 0;
   for (Value init : later.getDpsInits()) {
@@ -385,9 +384,7 @@ static bool wouldExtendLifetime(linalg::GenericOp earlier,
                      intersects(earlierAccess.writes, laterAccess.reads);
   if (!shareBuffer)
     return true;
-  if (llvm::none_of(between, [](const BufferAccess &access) {
-        return !access.writes.empty();
-      }))
+  if (!betweenWrites)
     return false;
   int64_t freedBytes = 0;
   for (Value init : earlier.getDpsInits()) {
@@ -401,19 +398,63 @@ static bool wouldExtendLifetime(linalg::GenericOp earlier,
   return extendedBytes > freedBytes;
 }
 
+namespace {
+/// What the ops between an earlier op and a candidate access, kept as the
+/// ops and as the union of their reads and writes: a step has tens of
+/// thousands of ops, and every candidate checks against all of them.
+struct OpsBetween {
+  SmallVector<Operation *> ops;
+  SmallVector<const BufferAccess *> accesses;
+  DenseSet<Value> reads, writes;
+
+  void push(Operation *op, const BufferAccess &access) {
+    ops.push_back(op);
+    accesses.push_back(&access);
+    reads.insert(access.reads.begin(), access.reads.end());
+    writes.insert(access.writes.begin(), access.writes.end());
+  }
+  /// Whether `later` can move above them all but `skipped`.
+  bool commute(const BufferAccess &later, ArrayRef<Operation *> skipped) const {
+    if (skipped.empty()) {
+      auto hits = [](const DenseSet<Value> &set, ArrayRef<Value> values) {
+        return llvm::any_of(values, [&](Value v) { return set.contains(v); });
+      };
+      return !hits(writes, later.reads) && !hits(writes, later.writes) &&
+             !hits(reads, later.writes);
+    }
+    SmallVector<BufferAccess> obstacles;
+    for (auto [op, access] : llvm::zip(ops, accesses))
+      if (!llvm::is_contained(skipped, op))
+        obstacles.push_back(*access);
+    return commutesWith(later, obstacles);
+  }
+};
+} // namespace
+
 int64_t mlir::amp::fuseElementwiseBufferOps(Block &block, bool intoReductions,
                                             bool keepLifetimes) {
   int64_t merged = 0;
+  // Each op's accesses, computed once (held by pointer: OpsBetween keeps
+  // them across insertions); dropped for ops the merges erase.
+  DenseMap<Operation *, std::unique_ptr<BufferAccess>> accesses;
+  auto accessOfCached = [&](Operation *op) -> const BufferAccess & {
+    std::unique_ptr<BufferAccess> &access = accesses[op];
+    if (!access)
+      access = std::make_unique<BufferAccess>(accessOf(op));
+    return *access;
+  };
   for (Operation *op = &block.front(); op; op = op->getNextNode()) {
     auto earlier = dyn_cast<linalg::GenericOp>(op);
     if (!earlier || !isElementwiseOnBuffers(earlier))
       continue;
+    SmallVector<int64_t> ranges = earlier.getStaticLoopRanges();
     // What the ops between `earlier` and the candidate access; an op of
     // unknown effects ends the search, as nothing can move above it.
-    SmallVector<Operation *> betweenOps;
-    SmallVector<BufferAccess> between;
+    OpsBetween between;
     for (Operation *next = earlier->getNextNode(); next;) {
       auto later = dyn_cast<linalg::GenericOp>(next);
+      if (later && later.getStaticLoopRanges() != ranges)
+        later = nullptr;
       // Never into a contraction (it stays a library GEMM), nor into a
       // reduction without parallel loops (its one thread would compute
       // every element).
@@ -424,18 +465,13 @@ int64_t mlir::amp::fuseElementwiseBufferOps(Block &block, bool intoReductions,
                        isLoopNestOnBuffers(later, /*allowReductions=*/true);
       SmallVector<Operation *> fills;
       if (reduction)
-        fills = findMovableFills(earlier, later, betweenOps);
-      SmallVector<BufferAccess> obstacles;
-      for (auto [betweenOp, access] : llvm::zip(betweenOps, between))
-        if (!llvm::is_contained(fills, betweenOp))
-          obstacles.push_back(access);
+        fills = findMovableFills(earlier, later, between.ops);
       bool fusible = later && (reduction || isElementwiseOnBuffers(later)) &&
-                     earlier.getStaticLoopRanges() ==
-                         later.getStaticLoopRanges() &&
                      droppedOutputsUnread(earlier, later) &&
-                     commutesWith(accessOf(later), obstacles) &&
+                     between.commute(accessOfCached(later), fills) &&
                      !(keepLifetimes &&
-                       wouldExtendLifetime(earlier, later, between));
+                       wouldExtendLifetime(earlier, later,
+                                           !between.writes.empty()));
       // Definitions it needs move up only if the merge then succeeds;
       // moving pure ops and unclobbered loads up (or fills of buffers
       // nothing in between touches) is harmless either way.
@@ -448,21 +484,25 @@ int64_t mlir::amp::fuseElementwiseBufferOps(Block &block, bool intoReductions,
         fused = merge(earlier, later);
       }
       if (failed(fused)) {
-        betweenOps.push_back(next);
-        between.push_back(accessOf(next));
-        if (between.back().unknown)
+        const BufferAccess &access = accessOfCached(next);
+        if (access.unknown)
           break;
+        between.push(next, access);
         next = next->getNextNode();
         continue;
       }
       Operation *after = later->getNextNode();
       SmallVector<Value> buffers(earlier.getDpsInits());
-      earlier->erase();
-      later->erase();
+      for (Operation *gone : {earlier.getOperation(), later.getOperation()}) {
+        accesses.erase(gone);
+        gone->erase();
+      }
       for (Value buffer : buffers)
         if (auto alloc = buffer.getDefiningOp<memref::AllocOp>();
-            alloc && alloc->use_empty())
+            alloc && alloc->use_empty()) {
+          accesses.erase(alloc);
           alloc->erase(); // a temporary no longer needed
+        }
       earlier = *fused;
       ++merged;
       // A reduction reads its accumulators before the last iteration:
