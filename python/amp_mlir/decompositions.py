@@ -193,6 +193,26 @@ def _convolution_backward(grad, input, weight, bias_sizes, stride, padding, dila
     return grad_input, grad_weight, grad_bias
 
 
+def _index_put(self, indices, values, accumulate=False):
+    """self[index] += values (an index's backward: Swin's relative
+    position bias, any gather by a tensor of positions) as a one-hot
+    matmul: each row of `self` adds the rows of `values` whose index names
+    it; exact, each product is 0 or 1 times a value. Only one index tensor,
+    on the first dimension, and only accumulating: without accumulate,
+    duplicate positions have no defined winner."""
+    if (not accumulate or len(indices) != 1 or indices[0] is None
+            or indices[0].dtype == torch.bool or self.dim() == 0):
+        return NotImplemented
+    index = indices[0]
+    rows = self.shape[0]
+    index = torch.where(index < 0, index + rows, index).reshape(-1, 1)
+    onehot = (index == torch.arange(rows)).to(self.dtype)  # [K, rows]
+    tail = tuple(self.shape[1:])
+    values = values.to(self.dtype).expand(tuple(indices[0].shape) + tail)
+    added = onehot.t() @ values.reshape(index.shape[0], -1)
+    return self + added.reshape(self.shape)
+
+
 def _cumsum(self, dim, dtype=None):
     """Inclusive prefix sum as log2(n) shifted adds (Hillis-Steele):
     torch-mlir lowers cumsum to tm_tensor.scan. Exact for integers (masks,
@@ -217,6 +237,7 @@ _OURS = {
     aten.max_pool2d_with_indices_backward.default: _max_pool2d_with_indices_backward,
     aten.avg_pool2d_backward.default: _avg_pool2d_backward,
     aten.embedding_dense_backward.default: _embedding_dense_backward,
+    aten.index_put.default: _index_put,
 }
 
 

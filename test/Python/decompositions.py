@@ -87,4 +87,14 @@ for dim, width in ((1, 1), (1, 3), (0, 2)):
     src = torch.randn(index.shape)
     check(f"scatter_add dim={dim} width={width}", [d._scatter_add(base, dim, index, src)],
           [aten.scatter_add(base, dim, index, src)])
+# index_put with accumulation (an index's backward): duplicate and
+# negative positions, a 1-D target, values broadcast over the index.
+for shape, index_shape, value_shape in (((49, 4), (256,), (256, 4)), ((7,), (3, 5), (3, 5)),
+                                        ((6, 2, 3), (4,), (3,)), ((5, 3), (2, 2), (2, 2, 3))):
+    base = torch.randn(shape)
+    index = torch.randint(-shape[0], shape[0], index_shape)
+    values = torch.randn(value_shape)
+    check(f"index_put accumulate {tuple(shape)}[{tuple(index_shape)}]",
+          [d._index_put(base, [index], values, True)],
+          [aten.index_put(base, [index], values, True)])
 sys.exit(1 if failed else 0)

@@ -30,8 +30,15 @@ PyTorch f32 4.5e-6 on the AVX2 host.
   vit            timm vit (patch 8 on 32x32): attention, layer norm, GELU,
                  class token, positions
   mixer          timm MLP-Mixer (patch 8 on 32x32): token/channel MLPs
+  swin           timm Swin (patch 4 on 32x32, window 4, four stages of one
+                 block): shifted windows (roll), relative position bias (a
+                 gather whose backward is an index_put), patch merging
   gpt2           transformers GPT2LMHeadModel, 2 layers: causal attention
                  mask, position ids, tied embeddings, its own LM loss
+  llama          transformers LlamaForCausalLM, 2 layers: RMSNorm, rotary
+                 embeddings, grouped-query attention, SiLU-gated MLP
+  t5             transformers T5ForConditionalGeneration, 2+2 layers:
+                 encoder-decoder, relative position buckets, cross attention
   bert           transformers BertForSequenceClassification, 2 layers:
                  attention mask input, token type ids, pooler
   gru, lstm      nn.GRU / nn.LSTM (2 layers) over a sequence + linear head
@@ -114,30 +121,47 @@ def mixer():
     return MlpMixer(img_size=32, patch_size=8, num_classes=CLASSES, num_blocks=2, embed_dim=64)
 
 
+def swin():
+    import timm
+    return timm.create_model("swin_tiny_patch4_window7_224", img_size=32, window_size=4,
+                             depths=(1, 1, 1, 1), embed_dim=32, num_heads=(1, 2, 4, 8),
+                             num_classes=CLASSES, drop_path_rate=0.0)
+
+
 SEQ, VOCAB = 16, 64
 
 
-def gpt2():
-    from transformers import GPT2Config, GPT2LMHeadModel
-    config = GPT2Config(vocab_size=VOCAB, n_positions=SEQ, n_embd=64, n_layer=2, n_head=4,
-                        bos_token_id=0, eos_token_id=0,
-                        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+def _language_model(config_class, model_class, **config):
+    """A transformers LM as ids -> its own next-token loss (labels = ids)."""
+    def entry():
+        import transformers
+        model = getattr(transformers, model_class)(
+            getattr(transformers, config_class)(vocab_size=VOCAB, **config))
+
+        class LanguageModel(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = model
+
+            def forward(self, ids):
+                return self.model(input_ids=ids, labels=ids, use_cache=False).loss
+
+        def make(generator):
+            return (torch.randint(0, VOCAB, (4, SEQ), generator=generator),)
+        return Case(LanguageModel(), None, 1, make)
+    return entry
+
+
+gpt2 = _language_model("GPT2Config", "GPT2LMHeadModel", n_positions=SEQ, n_embd=64, n_layer=2,
+                       n_head=4, bos_token_id=0, eos_token_id=0, resid_pdrop=0.0,
+                       embd_pdrop=0.0, attn_pdrop=0.0, attn_implementation="eager")
+llama = _language_model("LlamaConfig", "LlamaForCausalLM", hidden_size=64,
+                        intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                        num_key_value_heads=2, max_position_embeddings=SEQ,
                         attn_implementation="eager")
-    model = GPT2LMHeadModel(config)
-
-    class LanguageModel(torch.nn.Module):
-        """ids -> the model's own next-token loss (labels = ids)."""
-
-        def __init__(self):
-            super().__init__()
-            self.gpt2 = model
-
-        def forward(self, ids):
-            return self.gpt2(input_ids=ids, labels=ids, use_cache=False).loss
-
-    def make(generator):
-        return (torch.randint(0, VOCAB, (4, SEQ), generator=generator),)
-    return Case(LanguageModel(), None, 1, make)
+t5 = _language_model("T5Config", "T5ForConditionalGeneration", d_model=64, d_ff=128,
+                     num_layers=2, num_heads=4, d_kv=16, dropout_rate=0.0,
+                     decoder_start_token_id=0, pad_token_id=0)
 
 
 def bert():
@@ -257,7 +281,10 @@ MODELS = {
     "resnext": _vision(resnext, batch=8, lr=1e-4),
     "vit": _vision(vit),
     "mixer": _vision(mixer),
+    "swin": _vision(swin),
     "gpt2": gpt2,
+    "llama": llama,
+    "t5": t5,
     "bert": bert,
     "gru": gru,
     "lstm": lstm,
