@@ -213,6 +213,60 @@ def _index_put(self, indices, values, accumulate=False):
     return self + added.reshape(self.shape)
 
 
+def _interpolation_matrix(input_size, output_size, align_corners, scale):
+    """[output, input]: the weights bilinear interpolation gives each input
+    element in each output element along one dimension, computed as
+    PyTorch's CPU kernel does (in f32: the source index scale * (i + 0.5)
+    - 0.5 clamped at 0, or scale * i with corners aligned; the two
+    neighbours weighted by the fraction)."""
+    def f32(value):
+        return torch.full((), value, dtype=torch.float32)
+    if align_corners:
+        ratio = f32(input_size - 1) / (output_size - 1) if output_size > 1 else f32(0.0)
+    elif scale is not None and scale > 0:
+        ratio = f32(1.0 / scale)
+    else:
+        ratio = f32(input_size) / output_size
+    positions = torch.arange(output_size, dtype=torch.float32)
+    if align_corners:
+        source = ratio * positions
+    else:
+        source = torch.clamp(ratio * (positions + 0.5) - 0.5, min=0.0)
+    first = source.to(torch.int64)
+    second = first + (first < input_size - 1).to(torch.int64)
+    weight = source - first.to(torch.float32)
+    columns = torch.arange(input_size)
+    return ((1.0 - weight).unsqueeze(1) * (first.unsqueeze(1) == columns)
+            + weight.unsqueeze(1) * (second.unsqueeze(1) == columns))
+
+
+def _bilinear_matrices(input_hw, output_hw, align_corners, scales_h, scales_w, dtype):
+    (h, w), (ho, wo) = input_hw, output_hw
+    return (_interpolation_matrix(h, ho, align_corners, scales_h).to(dtype),
+            _interpolation_matrix(w, wo, align_corners, scales_w).to(dtype))
+
+
+def _upsample_bilinear2d(self, output_size, align_corners, scales_h=None, scales_w=None):
+    """Bilinear resizing is linear: rows(H) @ input @ columns(W)^T, two
+    matmuls with constant interpolation matrices (torch-mlir lowers
+    neither this op nor its backward to linalg; timm's MobileViT,
+    segmentation heads). The same four products per output as PyTorch's
+    kernel, summed in another order."""
+    if self.dim() != 4:
+        return NotImplemented
+    rows, columns = _bilinear_matrices(self.shape[-2:], output_size, align_corners,
+                                       scales_h, scales_w, self.dtype)
+    return (rows @ self @ columns.t()).contiguous()
+
+
+def _upsample_bilinear2d_backward(grad, output_size, input_size, align_corners,
+                                  scales_h=None, scales_w=None):
+    """The input's gradient of the above: rows^T @ grad @ columns."""
+    rows, columns = _bilinear_matrices(input_size[-2:], output_size, align_corners,
+                                       scales_h, scales_w, grad.dtype)
+    return (rows.t() @ grad @ columns).contiguous()
+
+
 def _cumsum(self, dim, dtype=None):
     """Inclusive prefix sum as log2(n) shifted adds (Hillis-Steele):
     torch-mlir lowers cumsum to tm_tensor.scan. Exact for integers (masks,
@@ -238,6 +292,8 @@ _OURS = {
     aten.avg_pool2d_backward.default: _avg_pool2d_backward,
     aten.embedding_dense_backward.default: _embedding_dense_backward,
     aten.index_put.default: _index_put,
+    aten.upsample_bilinear2d.default: _upsample_bilinear2d,
+    aten.upsample_bilinear2d_backward.default: _upsample_bilinear2d_backward,
 }
 
 

@@ -97,4 +97,20 @@ for shape, index_shape, value_shape in (((49, 4), (256,), (256, 4)), ((7,), (3, 
     check(f"index_put accumulate {tuple(shape)}[{tuple(index_shape)}]",
           [d._index_put(base, [index], values, True)],
           [aten.index_put(base, [index], values, True)])
+# Bilinear upsampling backward: up and down, integer and fractional
+# factors, corners aligned or not, scales given or sizes only.
+for size, out, corners, scales in (((5, 7), (10, 14), False, (2.0, 2.0)),
+                                   ((5, 7), (10, 14), True, (None, None)),
+                                   ((6, 6), (9, 15), False, (None, None)),
+                                   ((8, 9), (4, 3), False, (0.5, None)),
+                                   ((4, 4), (7, 7), True, (1.75, 1.75)),
+                                   ((1, 3), (4, 1), False, (None, None))):
+    x = torch.randn(2, 3, *size)
+    g = torch.randn(2, 3, *out)
+    args = (g, list(out), [2, 3, *size], corners, *scales)
+    check(f"upsample_bilinear2d_backward {size}->{out} align_corners={corners} scales={scales}",
+          [d._upsample_bilinear2d_backward(*args)], [aten.upsample_bilinear2d_backward(*args)])
+    args = (x, list(out), corners, *scales)
+    check(f"upsample_bilinear2d {size}->{out} align_corners={corners} scales={scales}",
+          [d._upsample_bilinear2d(*args)], [aten.upsample_bilinear2d(*args)])
 sys.exit(1 if failed else 0)

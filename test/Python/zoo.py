@@ -30,6 +30,9 @@ PyTorch f32 4.5e-6 on the AVX2 host.
   vit            timm vit (patch 8 on 32x32): attention, layer norm, GELU,
                  class token, positions
   mixer          timm MLP-Mixer (patch 8 on 32x32): token/channel MLPs
+  mobilevit      timm MobileViT-XXS: convolutions and attention blocks whose
+                 feature maps are resized bilinearly (upsample_bilinear2d
+                 and its backward, as matmuls)
   swin           timm Swin (patch 4 on 32x32, window 4, four stages of one
                  block): shifted windows (roll), relative position bias (a
                  gather whose backward is an index_put), patch merging
@@ -119,6 +122,11 @@ def mixer():
     import timm
     from timm.models.mlp_mixer import MlpMixer
     return MlpMixer(img_size=32, patch_size=8, num_classes=CLASSES, num_blocks=2, embed_dim=64)
+
+
+def mobilevit():
+    import timm
+    return timm.create_model("mobilevit_xxs", num_classes=CLASSES)
 
 
 def swin():
@@ -281,6 +289,7 @@ MODELS = {
     "resnext": _vision(resnext, batch=8, lr=1e-4),
     "vit": _vision(vit),
     "mixer": _vision(mixer),
+    "mobilevit": _vision(mobilevit, lr=1e-3),
     "swin": _vision(swin),
     "gpt2": gpt2,
     "llama": llama,
