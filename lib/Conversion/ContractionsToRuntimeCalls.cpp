@@ -358,9 +358,191 @@ static Value createDenseCopy(OpBuilder &builder, Location loc, Value operand,
 
 /// Replaces `op` by a runtime call when it is a GEMM of the runtime's types;
 /// otherwise leaves it and says why in `reason`.
-static LogicalResult convert(linalg::LinalgOp op,
-                             std::optional<ZeroInit> zeros,
+/// Rows of A that a rounding GEMM rounds at a time: oneDNN's bf16 GEMM
+/// runs as fast on 64 rows as on 784 (measured on Zen 4), and a block of
+/// the input batch's copy costs 64 * K elements of the step's memory
+/// instead of all of them.
+static constexpr int64_t kRoundingBlockRows = 64;
+
+/// A bf16 copy of a whole f32 buffer made by a lone `arith.truncf` loop
+/// (a cast of an input or a weight) whose readers are all 2-D GEMMs that
+/// may read the f32 buffer instead: nothing writes it between the cast and
+/// them.
+struct RoundedCopy {
+  linalg::GenericOp cast;
+  Value source; // the f32 buffer, of the copy's shape and layout
+};
+
+/// Whether `view` reaches `root` through whole-buffer reshapes only, which
+/// keep the elements' order (a transpose would not).
+static bool isReshapeOf(Value view, Value root) {
+  while (view != root) {
+    Operation *def = view.getDefiningOp();
+    if (!isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(def))
+      return false;
+    view = def->getOperand(0);
+  }
+  return true;
+}
+
+/// The rounded copy `op` makes, if it is one: a loop over all of an f32
+/// buffer and all of a bf16 allocation of the same shape and layout, in
+/// the same order, whose body is only `arith.truncf`.
+static std::optional<RoundedCopy> matchRoundedCopy(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return std::nullopt;
+  Block &body = op.getRegion().front();
+  auto truncf = dyn_cast<arith::TruncFOp>(body.front());
+  if (!truncf || truncf.getIn() != body.getArgument(0) ||
+      !truncf.getType().isBF16() || !truncf.getIn().getType().isF32() ||
+      body.getTerminator()->getOperands() != ValueRange{truncf.getResult()})
+    return std::nullopt;
+  Value in = op.getDpsInputOperand(0)->get();
+  Value out = op.getDpsInitOperand(0)->get();
+  Value source = getRootBuffer(in), copy = getRootBuffer(out);
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  auto copyType = dyn_cast<MemRefType>(copy.getType());
+  if (!copy.getDefiningOp<memref::AllocOp>() || !sourceType || !copyType ||
+      !getStaticBufferBytes(sourceType) || !getStaticBufferBytes(copyType) ||
+      sourceType.getShape() != copyType.getShape() ||
+      !coversWholeBuffer(in, source) || !coversWholeBuffer(out, copy) ||
+      !isReshapeOf(in, source) || !isReshapeOf(out, copy))
+    return std::nullopt;
+  return RoundedCopy{op, source};
+}
+
+/// The ops of a block in order, with what each may write: the step's
+/// roots by declared effects, or anything that is not a local allocation
+/// (a call).
+class BlockWrites {
+public:
+  explicit BlockWrites(Block &block) {
+    for (Operation &op : block) {
+      position[&op] = position.size();
+      if (mayTouchUnlistedMemory(&op)) {
+        unlisted.push_back(position[&op]);
+        continue;
+      }
+      op.walk([&](MemoryEffectOpInterface effects) {
+        SmallVector<MemoryEffects::EffectInstance> instances;
+        effects.getEffects(instances);
+        for (const MemoryEffects::EffectInstance &effect : instances)
+          if (isa<MemoryEffects::Write>(effect.getEffect()) &&
+              effect.getValue())
+            writes[getRootBuffer(effect.getValue())].push_back(position[&op]);
+      });
+    }
+  }
+  /// Whether an op strictly between `first` and `last` may write `root`.
+  bool writtenBetween(Value root, Operation *first, Operation *last) const {
+    size_t from = position.lookup(first), to = position.lookup(last);
+    auto within = [&](ArrayRef<size_t> list) {
+      auto it = llvm::upper_bound(list, from);
+      return it != list.end() && *it < to;
+    };
+    auto known = writes.find(root);
+    return (known != writes.end() && within(known->second)) ||
+           (!isLocalAllocation(root) && within(unlisted));
+  }
+
+private:
+  DenseMap<Operation *, size_t> position;
+  DenseMap<Value, SmallVector<size_t>> writes;
+  SmallVector<size_t> unlisted;
+};
+
+/// Whether `reader` is a 2-D GEMM on bf16 inputs into f32 that reads
+/// `input` as its A (the operand indexed by m) and not as B, which the
+/// runtime's rounding GEMM can replace.
+static bool isRoundableGemmReader(linalg::LinalgOp reader, OpOperand &input) {
+  std::string reason;
+  FailureOr<GemmLoops> loops = matchGemm(reader, reason);
+  if (failed(loops) || !loops->batch.empty() ||
+      !getElementTypeOrSelf(reader.getDpsInitOperand(0)->get()).isF32() ||
+      !reader.isDpsInput(&input))
+    return false;
+  for (OpOperand *operand : reader.getDpsInputOperands()) {
+    if (!getElementTypeOrSelf(operand->get()).isBF16())
+      return false;
+    bool isA =
+        dimOfLoop(reader.getMatchingIndexingMap(operand), loops->m.front())
+            .has_value();
+    if (operand->get() == input.get() && !isA)
+      return false;
+  }
+  return true;
+}
+
+/// The rounded copies (by the copy's allocation) that every reader of may
+/// read the f32 buffer instead: each reader is a 2-D bf16 GEMM taking the
+/// copy itself as its A, after the cast in its block, not writing the f32
+/// buffer, and nothing writes the f32 buffer between the cast and it.
+static DenseMap<Value, RoundedCopy> findGemmOnlyRoundedCopies(ModuleOp module) {
+  DenseMap<Value, RoundedCopy> copies;
+  DenseMap<Block *, std::unique_ptr<BlockWrites>> writesOf;
+  module.walk([&](linalg::GenericOp op) {
+    std::optional<RoundedCopy> rounded = matchRoundedCopy(op);
+    if (!rounded)
+      return;
+    Value copy = getRootBuffer(op.getDpsInitOperand(0)->get());
+    std::unique_ptr<BlockWrites> &writes = writesOf[op->getBlock()];
+    if (!writes)
+      writes = std::make_unique<BlockWrites>(*op->getBlock());
+    // The cast reaches the copy through reshapes that only it uses.
+    llvm::SmallPtrSet<Operation *, 4> castViews;
+    for (Value view = op.getDpsInitOperand(0)->get(); view != copy;
+         view = view.getDefiningOp()->getOperand(0))
+      if (view.hasOneUse())
+        castViews.insert(view.getDefiningOp());
+    bool readByGemmsOnly = true;
+    for (OpOperand &use : copy.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == op || castViews.contains(user))
+        continue;
+      auto reader = dyn_cast<linalg::LinalgOp>(user);
+      if (!reader || reader->getBlock() != op->getBlock() ||
+          !op->isBeforeInBlock(reader) || !isRoundableGemmReader(reader, use) ||
+          getRootBuffer(reader.getDpsInitOperand(0)->get()) ==
+              rounded->source ||
+          writes->writtenBetween(rounded->source, op, reader)) {
+        readByGemmsOnly = false;
+        break;
+      }
+    }
+    if (readByGemmsOnly)
+      copies[copy] = *rounded;
+  });
+  return copies;
+}
+
+/// Erases the cast of each of `copies` and the copy once nothing else
+/// uses it (every reader became a rounding GEMM).
+static void
+eraseUnreadRoundedCopies(const DenseMap<Value, RoundedCopy> &copies) {
+  for (const auto &entry : copies) {
+    Value copy = entry.first;
+    linalg::GenericOp cast = entry.second.cast;
+    Value out = cast.getDpsInitOperand(0)->get();
+    Value in = cast.getDpsInputOperand(0)->get();
+    bool unread = llvm::all_of(copy.getUsers(), [&](Operation *user) {
+      return user == cast || (user->getNumResults() == 1 &&
+                              user->getResult(0) == out && out.hasOneUse());
+    });
+    if (!unread)
+      continue;
+    cast->erase();
+    eraseDeadDefinitions(
+        {out.getDefiningOp(), in.getDefiningOp(), copy.getDefiningOp()});
+  }
+}
+
+static LogicalResult convert(linalg::LinalgOp op, std::optional<ZeroInit> zeros,
                              GemmRuntime runtime, ModuleOp module,
+                             const DenseMap<Value, RoundedCopy> &rounded,
                              std::string &reason) {
   FailureOr<GemmLoops> loops = matchGemm(op, reason);
   if (failed(loops))
@@ -416,15 +598,39 @@ static LogicalResult convert(linalg::LinalgOp op,
       out = createDenseCopy(builder, loc, out, /*copyIn=*/!zeros);
     }
   }
+  // A rounded copy's readers read the f32 buffer and round it themselves.
+  Value roundedSource;
+  if (auto known = rounded.find(lhs);
+      known != rounded.end() && runtime == GemmRuntime::CPU && !batched)
+    roundedSource = known->second.source;
   SmallVector<Value> operands = {
-      gemmView(builder, loc, lhs, maps[0], rolesOf(loops->m, loops->k),
-               loops->extents),
+      gemmView(builder, loc, roundedSource ? roundedSource : lhs, maps[0],
+               rolesOf(loops->m, loops->k), loops->extents),
       gemmView(builder, loc, rhs, maps[1], rolesOf(loops->k, loops->n),
                loops->extents),
       gemmView(builder, loc, out, maps[2], rolesOf(loops->m, loops->n),
                loops->extents)};
+  StringRef gemmName = gemm->name;
+  if (roundedSource) {
+    // Rows of A, each K long, a block at a time.
+    auto extentOf = [&](ArrayRef<unsigned> role) {
+      int64_t size = 1;
+      for (unsigned loop : role)
+        size *= loops->extents[loop];
+      return size;
+    };
+    int64_t elements =
+        std::min(extentOf(loops->m), kRoundingBlockRows) * extentOf(loops->k);
+    Type bf16 = builder.getBF16Type();
+    Value scratch =
+        memref::AllocOp::create(builder, loc, MemRefType::get({elements}, bf16),
+                                builder.getI64IntegerAttr(64));
+    operands.push_back(memref::CastOp::create(
+        builder, loc, getFullyDynamicStridedType(bf16, 1), scratch));
+    gemmName = getRuntimeRoundingGemm(/*accumulate=*/!zeros);
+  }
 
-  std::string name = (getRuntimeGemmPrefix(runtime) + gemm->name).str();
+  std::string name = (getRuntimeGemmPrefix(runtime) + gemmName).str();
   func::FuncOp callee = declareRuntimeFunction(module, name, operands);
   // libamprt_cuda queues the GEMM on its stream and returns.
   if (runtime == GemmRuntime::CUDA)
@@ -741,6 +947,10 @@ struct ContractionsToRuntimeCallsPass
           paddedCopies.push_back(*padded);
       }
     }
+    // Which bf16 copies GEMMs may round themselves, decided likewise.
+    DenseMap<Value, RoundedCopy> roundedCopies;
+    if (runtime == GemmRuntime::CPU && roundOperands)
+      roundedCopies = findGemmOnlyRoundedCopies(module);
     bool failedAny = false;
     for (linalg::LinalgOp op : candidates) {
       std::string reason;
@@ -756,13 +966,14 @@ struct ContractionsToRuntimeCallsPass
         converted = convertConvolution(op, input, reversedConvs.contains(op),
                                        zeros, runtime, module, reason);
       } else {
-        converted = convert(op, zeros, runtime, module, reason);
+        converted = convert(op, zeros, runtime, module, roundedCopies, reason);
       }
       if (succeeded(converted) || !requireAll)
         continue;
       op.emitError() << "contraction left as a loop nest: " << reason;
       failedAny = true;
     }
+    eraseUnreadRoundedCopies(roundedCopies);
     // A padded copy every reader of which now pads by itself is dead.
     llvm::SmallPtrSet<Operation *, 8> erased;
     for (const ZeroPaddedCopy &padded : paddedCopies)

@@ -33,6 +33,17 @@ const RuntimeGemm *mlir::amp::lookupRuntimeGemm(Type inputType, int64_t rank,
   return nullptr;
 }
 
+StringRef mlir::amp::getRuntimeRoundingGemm(bool accumulate) {
+  static constexpr std::pair<StringLiteral, bool> kGemms[] = {
+#define AMPRT_ROUNDING_GEMM(NAME, ACCUMULATE) {#NAME, ACCUMULATE},
+#include "amprt_rounding_gemm.def"
+  };
+  for (const auto &[name, adds] : kGemms)
+    if (adds == accumulate)
+      return name;
+  llvm_unreachable("amprt_rounding_gemm.def lists both kinds");
+}
+
 StringRef mlir::amp::getRuntimeGemmPrefix(GemmRuntime runtime) {
   return runtime == GemmRuntime::CUDA ? "amp_rt_cuda_" : "amp_rt_";
 }

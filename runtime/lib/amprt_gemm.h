@@ -1,8 +1,9 @@
-/*===- amprt_gemm.h - libamprt's GEMM and convolution entry points -*- C++ -*-===*
+/*===- amprt_gemm.h - libamprt's GEMM and convolution entry points -*- C++
+ *-*-===*
  *
- * The declarations of amprt_gemm.def's GEMMs and amprt_conv.def's
- * convolutions as libamprt exports them (prefix amp_rt): what compiled
- * steps call, and what tests call directly.
+ * The declarations of amprt_gemm.def's and amprt_rounding_gemm.def's GEMMs
+ * and amprt_conv.def's convolutions as libamprt exports them (prefix
+ * amp_rt): what compiled steps call, and what tests call directly.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -27,6 +28,11 @@ extern "C" {
       int64_t dilation_h, int64_t dilation_w, int64_t pad_top,                 \
       int64_t pad_left, int64_t pad_bottom, int64_t pad_right);
 #include "amprt_conv.def"
+#define AMPRT_ROUNDING_GEMM(NAME, ACCUMULATE)                                  \
+  void _mlir_ciface_amp_rt_##NAME(                                             \
+      StridedMemRef<float, 2> *a, StridedMemRef<uint16_t, 2> *b,               \
+      StridedMemRef<float, 2> *c, StridedMemRef<uint16_t, 1> *scratch);
+#include "amprt_rounding_gemm.def"
 }
 
 #endif // AMPRT_GEMM_H

@@ -19,6 +19,10 @@
 // and layout and kept for the life of the process. Whatever oneDNN refuses
 // runs on dense f32 copies through OpenBLAS's sgemm.
 //
+// The rounding GEMMs (amprt_rounding_gemm.def) take an f32 A in place of
+// a bf16 copy of it and round it a block of rows at a time into the
+// scratch buffer the step passes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "amprt.h"
@@ -28,6 +32,9 @@
 #include "onednn.h"
 
 #include <cblas.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include <algorithm>
 #include <cstdint>
@@ -316,9 +323,92 @@ void gemm_bf16_to_bf16(const Matrix &a, const Matrix &b, const Matrix &c,
     gemmNarrowed<amprt::floatToBfloat16>(a, b, c, gemm_bf16);
 }
 
+/// Rows [row0, row0 + rows) of `m`, in place (elements of `elementSize`
+/// bytes).
+Matrix rowsOf(const Matrix &m, int64_t row0, int64_t rows, size_t elementSize) {
+  Matrix block = m;
+  block.data = static_cast<const char *>(m.data) +
+               row0 * m.rowStride * static_cast<int64_t>(elementSize);
+  block.rows = rows;
+  return block;
+}
+
+/// The same rows of f32 `m` rounded to bf16 (to nearest even, as
+/// `arith.truncf`) into dense `out`, which is laid out as `m` is (column
+/// after column when only its rows are contiguous, as in a transposed
+/// input batch) so that the copy reads and writes in order.
+Matrix roundRows(const Matrix &m, int64_t row0, int64_t rows, uint16_t *out) {
+  const float *base =
+      static_cast<const float *>(rowsOf(m, row0, rows, sizeof(float)).data);
+  auto roundLine = [](const float *from, int64_t stride, int64_t count,
+                      uint16_t *to) {
+    if (stride == 1) { // its own loop: it vectorizes
+      for (int64_t i = 0; i < count; ++i)
+        to[i] = amprt::floatToBfloat16(from[i]);
+    } else {
+      for (int64_t i = 0; i < count; ++i)
+        to[i] = amprt::floatToBfloat16(from[i * stride]);
+    }
+  };
+  int64_t cols = m.cols;
+  Matrix block{out, 1, rows, cols, rows * cols, cols, 1};
+  if (m.rowStride == 1 && m.colStride != 1 && rows > 1) {
+    block.rowStride = 1;
+    block.colStride = rows;
+    for (int64_t j = 0; j < cols; ++j)
+      roundLine(base + j * m.colStride, 1, rows, out + j * rows);
+  } else {
+    for (int64_t i = 0; i < rows; ++i)
+      roundLine(base + i * m.rowStride, m.colStride, cols, out + i * cols);
+  }
+  return block;
+}
+
+/// C (+)= bf16(A) x B (amprt_rounding_gemm.def) for an f32 A: blocks of
+/// rows of A, as many as the scratch holds, are rounded into it and
+/// multiplied on the bf16 GEMM, B and C read in place.
+void roundingGemm(const Matrix &a, const Matrix &b, const Matrix &c,
+                  bool accumulate, StridedMemRef<uint16_t, 1> *scratch) {
+  int64_t m = c.rows, n = c.cols, k = a.cols;
+  if (m == 0 || n == 0)
+    return;
+  if (k == 0) { // an empty sum
+    if (!accumulate)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          const_cast<float *>(static_cast<const float *>(
+              c.data))[i * c.rowStride + j * c.colStride] = 0.0f;
+    return;
+  }
+  int64_t rowsPerBlock = std::min(m, scratch->sizes[0] / k);
+  if (rowsPerBlock < 1) {
+    std::fprintf(stderr,
+                 "libamprt: a rounding GEMM's scratch of %lld elements holds "
+                 "no row of K = %lld (the compiler sizes it)\n",
+                 static_cast<long long>(scratch->sizes[0]),
+                 static_cast<long long>(k));
+    std::abort();
+  }
+  uint16_t *block = scratch->aligned + scratch->offset;
+  for (int64_t row0 = 0; row0 < m; row0 += rowsPerBlock) {
+    int64_t rows = std::min(rowsPerBlock, m - row0);
+    gemm_bf16(roundRows(a, row0, rows, block), b,
+              rowsOf(c, row0, rows, sizeof(float)), accumulate);
+  }
+}
+
 } // namespace
 
 extern "C" {
+
+// Every entry point of amprt_rounding_gemm.def.
+#define AMPRT_ROUNDING_GEMM(NAME, ACCUMULATE)                                  \
+  void _mlir_ciface_amp_rt_##NAME(                                             \
+      StridedMemRef<float, 2> *a, StridedMemRef<uint16_t, 2> *b,               \
+      StridedMemRef<float, 2> *c, StridedMemRef<uint16_t, 1> *scratch) {       \
+    roundingGemm(viewOf(a), viewOf(b), viewOf(c), ACCUMULATE, scratch);        \
+  }
+#include "amprt_rounding_gemm.def"
 
 // Every entry point of amprt_gemm.def: gemm_<INPUT_TYPE> on its views,
 // into C of OUTPUT_TYPE.

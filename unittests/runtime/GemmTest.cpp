@@ -294,6 +294,98 @@ TEST(GemmIntoLowPrecision, RoundsTheF32ResultOnce) {
   }
 }
 
+/// amprt_rounding_gemm.def's GEMM with an f32 A and a scratch of
+/// `scratchElements` bf16 elements, against a double loop over bf16(A) x
+/// B: A holds values bf16 cannot (every eighth a tie between two bf16
+/// values), so a block read unrounded or rounded otherwise than to nearest
+/// even is off by far more than the tolerance. It must also equal, bit
+/// for bit, the bf16 GEMM on a rounded copy of A (blocks of rows do not
+/// change oneDNN's sums), and not write past the scratch.
+void checkRoundingGemm(View a, View b, View c, int64_t scratchElements,
+                       bool accumulate) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> wideA;
+  std::vector<uint16_t> copyA, bitsB;
+  for (int64_t e = 0; e < a.span(); ++e) {
+    float value = uniform(rng);
+    if (e % 8 == 3)
+      value = amprt_bf16_to_f32(amprt_f32_to_bf16(value)) * (1.0f + 0x1p-8f);
+    wideA.push_back(value);
+    copyA.push_back(amprt_f32_to_bf16(value));
+  }
+  for (int64_t e = 0; e < b.span(); ++e)
+    bitsB.push_back(amprt_f32_to_bf16(uniform(rng)));
+  std::vector<float> result(c.span());
+  for (float &value : result)
+    value = accumulate ? uniform(rng) : std::nanf("");
+  std::vector<float> fromCopy = result;
+  std::vector<double> expected(result.begin(), result.end());
+  int64_t m = c.sizes[1], n = c.sizes[2], k = a.sizes[2];
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = accumulate ? expected[c.at(0, i, j)] : 0.0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += double(amprt_bf16_to_f32(copyA[a.at(0, i, p)])) *
+               double(amprt_bf16_to_f32(bitsB[b.at(0, p, j)]));
+      expected[c.at(0, i, j)] = sum;
+    }
+  const uint16_t guard = 0x5A5A;
+  std::vector<uint16_t> scratch(scratchElements + 64, guard);
+  StridedMemRef<uint16_t, 1> scratchRef;
+  scratchRef.allocated = scratchRef.aligned = scratch.data();
+  scratchRef.offset = 0;
+  scratchRef.sizes[0] = scratchElements;
+  scratchRef.strides[0] = 1;
+  auto x = descriptor<float, 2>(wideA.data(), a);
+  auto y = descriptor<uint16_t, 2>(bitsB.data(), b);
+  auto z = descriptor<float, 2>(result.data(), c);
+  (accumulate ? _mlir_ciface_amp_rt_rounding_matmul_bf16
+              : _mlir_ciface_amp_rt_rounding_matmul_overwrite_bf16)(
+      &x, &y, &z, &scratchRef);
+  auto copy = descriptor<uint16_t, 2>(copyA.data(), a);
+  auto w = descriptor<float, 2>(fromCopy.data(), c);
+  (accumulate ? _mlir_ciface_amp_rt_matmul_bf16
+              : _mlir_ciface_amp_rt_matmul_overwrite_bf16)(&copy, &y, &w);
+  // bf16 products are exact in f32: only the f32 summation order differs.
+  double tolerance = 1e-6 * k + 1e-6;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t at = c.at(0, i, j);
+      ASSERT_NEAR(result[at], expected[at], tolerance)
+          << "row " << i << " col " << j;
+      ASSERT_EQ(result[at], fromCopy[at]) << "row " << i << " col " << j;
+    }
+  for (size_t e = scratchElements; e < scratch.size(); ++e)
+    ASSERT_EQ(scratch[e], guard) << "scratch overrun at " << e;
+}
+
+TEST(RoundingGemm, RoundsAInBlocksOfRows) {
+  for (bool accumulate : {true, false}) {
+    SCOPED_TRACE(accumulate ? "accumulate" : "overwrite");
+    // A first-layer weight gradient: A is the transposed f32 input batch
+    // (784 x 64), rounded 64 rows at a time (13 blocks, the last of 16).
+    checkRoundingGemm(transposed(1, 784, 64), dense(1, 64, 256),
+                      dense(1, 784, 256), 64 * 64, accumulate);
+    // A first layer's forward GEMM: the 64 x 784 batch in one block.
+    checkRoundingGemm(dense(1, 64, 784), dense(1, 784, 256), dense(1, 64, 256),
+                      64 * 784, accumulate);
+    // Blocks of 5 rows, B transposed, C transposed.
+    checkRoundingGemm(dense(1, 37, 53), transposed(1, 53, 29),
+                      transposed(1, 37, 29), 5 * 53, accumulate);
+    // A subview with a leading dimension and an offset; a scratch larger
+    // than A.
+    checkRoundingGemm(View{{1, 28, 32}, {0, 96, 1}, 64}, dense(1, 32, 20),
+                      dense(1, 28, 20), 40 * 32, accumulate);
+  }
+}
+
+TEST(RoundingGemm, EmptySum) {
+  for (bool accumulate : {true, false})
+    checkRoundingGemm(dense(1, 4, 0), dense(1, 0, 3), dense(1, 4, 3), 0,
+                      accumulate);
+}
+
 std::string inputName(const ::testing::TestParamInfo<Input> &info) {
   switch (info.param) {
   case Input::F32:

@@ -61,6 +61,16 @@ def ContractionsToRuntimeCallsPass
     matrix dimensions is contiguous, which cuBLASLt cannot read, is first
     copied into a dense buffer (`memref.copy`, a kernel later; C is copied
     back after the call), so the runtime never gathers through the host.
+
+    On the CPU (`round-operands`, the default), a bf16 copy of an f32
+    buffer (a lone elementwise `arith.truncf` over all of it, such as the
+    cast of a step's input batch) that nothing but 2-D GEMMs reads, each
+    as its A, with nothing writing the f32 buffer in between, is not made:
+    those GEMMs become libamprt's `amp_rt_rounding_matmul_*` calls
+    (`runtime/include/amprt_rounding_gemm.def`), which read the f32 buffer
+    and round 64 rows of A at a time into a scratch buffer of the step.
+    The results are those of the copy; the step's memory holds a block
+    instead of the whole copy.
   }];
   let options = [
     Option<"runtime", "runtime", "::mlir::amp::GemmRuntime",
@@ -69,6 +79,9 @@ def ContractionsToRuntimeCallsPass
            "::mlir::amp::kGemmRuntimes">,
     Option<"requireAll", "require-all", "bool", /*default=*/"false",
            "Fail on a contraction that stays a loop nest, saying why">,
+    Option<"roundOperands", "round-operands", "bool", /*default=*/"true",
+           "On the CPU, let bf16 GEMMs round an f32 A block by block "
+           "themselves instead of reading a rounded copy only they read">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];

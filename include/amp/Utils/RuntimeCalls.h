@@ -51,6 +51,11 @@ StringRef getRuntimeGemmPrefix(GemmRuntime runtime);
 /// The runtime's GEMM named `name` (without the prefix), if it has one.
 const RuntimeGemm *lookupRuntimeGemm(StringRef name);
 
+/// libamprt's bf16 GEMM whose A is an f32 buffer it rounds itself
+/// (runtime/include/amprt_rounding_gemm.def), adding to C (`accumulate`)
+/// or overwriting it: its name without the prefix.
+StringRef getRuntimeRoundingGemm(bool accumulate);
+
 func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
                                     ValueRange operands);
 

@@ -3,6 +3,9 @@
   check_contract.py gemms AMPRT_GEMM_DEF PREFIX LIBRARY
       every GEMM of amprt_gemm.def is exported by LIBRARY as
       _mlir_ciface_<PREFIX>_<NAME>, and LIBRARY exports no other such GEMM.
+  check_contract.py rounding-gemms AMPRT_ROUNDING_GEMM_DEF LIBRARY
+      the same for the bf16 GEMMs of amprt_rounding_gemm.def that round an
+      f32 A (_mlir_ciface_amp_rt_<NAME>; libamprt only).
   check_contract.py collectives AMPRT_COLLECTIVES_DEF LIBRARY
       the same for the all-reduce entries of amprt_collectives.def
       (_mlir_ciface_amp_rt_<NAME>).
@@ -45,6 +48,11 @@ def check_entries(definition, macro, prefix, family, what, library):
 def check_gemms(definition, prefix, library):
     check_entries(definition, "AMPRT_GEMM", prefix, r"(batch_)?matmul_\w+", "GEMMs",
                   library)
+
+
+def check_rounding_gemms(definition, library):
+    check_entries(definition, "AMPRT_ROUNDING_GEMM", "amp_rt", r"rounding_matmul_\w+",
+                  "rounding GEMMs", library)
 
 
 def check_collectives(definition, library):
@@ -93,6 +101,8 @@ def check_ctypes(layout_binary):
 if __name__ == "__main__":
     if sys.argv[1] == "gemms":
         check_gemms(*sys.argv[2:5])
+    elif sys.argv[1] == "rounding-gemms":
+        check_rounding_gemms(*sys.argv[2:4])
     elif sys.argv[1] == "collectives":
         check_collectives(*sys.argv[2:4])
     else:
