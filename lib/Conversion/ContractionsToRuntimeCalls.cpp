@@ -364,10 +364,10 @@ static Value createDenseCopy(OpBuilder &builder, Location loc, Value operand,
 /// instead of all of them.
 static constexpr int64_t kRoundingBlockRows = 64;
 
-/// A bf16 copy of a whole f32 buffer made by a lone `arith.truncf` loop
-/// (a cast of an input or a weight) whose readers are all 2-D GEMMs that
-/// may read the f32 buffer instead: nothing writes it between the cast and
-/// them.
+/// An f16/bf16 copy of a whole f32 buffer made by a lone `arith.truncf`
+/// loop (a cast of an input or a weight) whose readers are all 2-D GEMMs
+/// that may read the f32 buffer instead: nothing writes it between the
+/// cast and them.
 struct RoundedCopy {
   linalg::GenericOp cast;
   Value source; // the f32 buffer, of the copy's shape and layout
@@ -386,8 +386,9 @@ static bool isReshapeOf(Value view, Value root) {
 }
 
 /// The rounded copy `op` makes, if it is one: a loop over all of an f32
-/// buffer and all of a bf16 allocation of the same shape and layout, in
-/// the same order, whose body is only `arith.truncf`.
+/// buffer and all of an allocation of the same shape and layout, in the
+/// same order, whose body is only an `arith.truncf` to a type the
+/// runtime's rounding GEMMs take.
 static std::optional<RoundedCopy> matchRoundedCopy(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
       op.getNumDpsInits() != 1 ||
@@ -398,7 +399,8 @@ static std::optional<RoundedCopy> matchRoundedCopy(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
   auto truncf = dyn_cast<arith::TruncFOp>(body.front());
   if (!truncf || truncf.getIn() != body.getArgument(0) ||
-      !truncf.getType().isBF16() || !truncf.getIn().getType().isF32() ||
+      !truncf.getIn().getType().isF32() ||
+      !lookupRuntimeRoundingGemm(truncf.getType(), /*accumulate=*/true) ||
       body.getTerminator()->getOperands() != ValueRange{truncf.getResult()})
     return std::nullopt;
   Value in = op.getDpsInputOperand(0)->get();
@@ -455,9 +457,9 @@ private:
   SmallVector<size_t> unlisted;
 };
 
-/// Whether `reader` is a 2-D GEMM on bf16 inputs into f32 that reads
-/// `input` as its A (the operand indexed by m) and not as B, which the
-/// runtime's rounding GEMM can replace.
+/// Whether `reader` is a 2-D GEMM on inputs of `input`'s type into f32
+/// that reads `input` as its A (the operand indexed by m) and not as B,
+/// which the runtime's rounding GEMM can replace.
 static bool isRoundableGemmReader(linalg::LinalgOp reader, OpOperand &input) {
   std::string reason;
   FailureOr<GemmLoops> loops = matchGemm(reader, reason);
@@ -465,8 +467,9 @@ static bool isRoundableGemmReader(linalg::LinalgOp reader, OpOperand &input) {
       !getElementTypeOrSelf(reader.getDpsInitOperand(0)->get()).isF32() ||
       !reader.isDpsInput(&input))
     return false;
+  Type inputType = getElementTypeOrSelf(input.get());
   for (OpOperand *operand : reader.getDpsInputOperands()) {
-    if (!getElementTypeOrSelf(operand->get()).isBF16())
+    if (getElementTypeOrSelf(operand->get()) != inputType)
       return false;
     bool isA =
         dimOfLoop(reader.getMatchingIndexingMap(operand), loops->m.front())
@@ -478,8 +481,8 @@ static bool isRoundableGemmReader(linalg::LinalgOp reader, OpOperand &input) {
 }
 
 /// The rounded copies (by the copy's allocation) that every reader of may
-/// read the f32 buffer instead: each reader is a 2-D bf16 GEMM taking the
-/// copy itself as its A, after the cast in its block, not writing the f32
+/// read the f32 buffer instead: each reader is a 2-D GEMM taking the copy
+/// itself as its A, after the cast in its block, not writing the f32
 /// buffer, and nothing writes the f32 buffer between the cast and it.
 static DenseMap<Value, RoundedCopy> findGemmOnlyRoundedCopies(ModuleOp module) {
   DenseMap<Value, RoundedCopy> copies;
@@ -600,9 +603,12 @@ static LogicalResult convert(linalg::LinalgOp op, std::optional<ZeroInit> zeros,
   }
   // A rounded copy's readers read the f32 buffer and round it themselves.
   Value roundedSource;
+  const RuntimeRoundingGemm *rounding = nullptr;
   if (auto known = rounded.find(lhs);
-      known != rounded.end() && runtime == GemmRuntime::CPU && !batched)
-    roundedSource = known->second.source;
+      known != rounded.end() && runtime == GemmRuntime::CPU && !batched) {
+    rounding = lookupRuntimeRoundingGemm(inputType, /*accumulate=*/!zeros);
+    roundedSource = rounding ? known->second.source : Value();
+  }
   SmallVector<Value> operands = {
       gemmView(builder, loc, roundedSource ? roundedSource : lhs, maps[0],
                rolesOf(loops->m, loops->k), loops->extents),
@@ -621,13 +627,18 @@ static LogicalResult convert(linalg::LinalgOp op, std::optional<ZeroInit> zeros,
     };
     int64_t elements =
         std::min(extentOf(loops->m), kRoundingBlockRows) * extentOf(loops->k);
-    Type bf16 = builder.getBF16Type();
-    Value scratch =
-        memref::AllocOp::create(builder, loc, MemRefType::get({elements}, bf16),
-                                builder.getI64IntegerAttr(64));
+    // The rows as the runtime multiplies them: bf16, or f32 for f16.
+    Type scratchType = rounding->scratchType == "f32"
+                           ? Type(builder.getF32Type())
+                           : Type(builder.getBF16Type());
+    assert(getRuntimeTypeName(scratchType) == rounding->scratchType &&
+           "a scratch type amprt_rounding_gemm.def did not have");
+    Value scratch = memref::AllocOp::create(
+        builder, loc, MemRefType::get({elements}, scratchType),
+        builder.getI64IntegerAttr(64));
     operands.push_back(memref::CastOp::create(
-        builder, loc, getFullyDynamicStridedType(bf16, 1), scratch));
-    gemmName = getRuntimeRoundingGemm(/*accumulate=*/!zeros);
+        builder, loc, getFullyDynamicStridedType(scratchType, 1), scratch));
+    gemmName = rounding->name;
   }
 
   std::string name = (getRuntimeGemmPrefix(runtime) + gemmName).str();

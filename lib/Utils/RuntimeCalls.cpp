@@ -33,15 +33,20 @@ const RuntimeGemm *mlir::amp::lookupRuntimeGemm(Type inputType, int64_t rank,
   return nullptr;
 }
 
-StringRef mlir::amp::getRuntimeRoundingGemm(bool accumulate) {
-  static constexpr std::pair<StringLiteral, bool> kGemms[] = {
-#define AMPRT_ROUNDING_GEMM(NAME, ACCUMULATE) {#NAME, ACCUMULATE},
+static constexpr RuntimeRoundingGemm kRuntimeRoundingGemms[] = {
+#define AMPRT_ROUNDING_GEMM(NAME, INPUT_TYPE, SCRATCH_TYPE, SCRATCH_C_TYPE,    \
+                            ACCUMULATE)                                        \
+  {#NAME, #INPUT_TYPE, #SCRATCH_TYPE, ACCUMULATE},
 #include "amprt_rounding_gemm.def"
-  };
-  for (const auto &[name, adds] : kGemms)
-    if (adds == accumulate)
-      return name;
-  llvm_unreachable("amprt_rounding_gemm.def lists both kinds");
+};
+
+const RuntimeRoundingGemm *
+mlir::amp::lookupRuntimeRoundingGemm(Type inputType, bool accumulate) {
+  std::string input = getRuntimeTypeName(inputType);
+  for (const RuntimeRoundingGemm &gemm : kRuntimeRoundingGemms)
+    if (gemm.inputType == input && gemm.accumulate == accumulate)
+      return &gemm;
+  return nullptr;
 }
 
 StringRef mlir::amp::getRuntimeGemmPrefix(GemmRuntime runtime) {

@@ -28,10 +28,11 @@ extern "C" {
       int64_t dilation_h, int64_t dilation_w, int64_t pad_top,                 \
       int64_t pad_left, int64_t pad_bottom, int64_t pad_right);
 #include "amprt_conv.def"
-#define AMPRT_ROUNDING_GEMM(NAME, ACCUMULATE)                                  \
+#define AMPRT_ROUNDING_GEMM(NAME, INPUT_TYPE, SCRATCH_TYPE, SCRATCH_C_TYPE,    \
+                            ACCUMULATE)                                        \
   void _mlir_ciface_amp_rt_##NAME(                                             \
       StridedMemRef<float, 2> *a, StridedMemRef<uint16_t, 2> *b,               \
-      StridedMemRef<float, 2> *c, StridedMemRef<uint16_t, 1> *scratch);
+      StridedMemRef<float, 2> *c, StridedMemRef<SCRATCH_C_TYPE, 1> *scratch);
 #include "amprt_rounding_gemm.def"
 }
 

@@ -20,7 +20,7 @@
 // runs on dense f32 copies through OpenBLAS's sgemm.
 //
 // The rounding GEMMs (amprt_rounding_gemm.def) take an f32 A in place of
-// a bf16 copy of it and round it a block of rows at a time into the
+// an f16/bf16 copy of it and round it a block of rows at a time into the
 // scratch buffer the step passes.
 //
 //===----------------------------------------------------------------------===//
@@ -333,26 +333,28 @@ Matrix rowsOf(const Matrix &m, int64_t row0, int64_t rows, size_t elementSize) {
   return block;
 }
 
-/// The same rows of f32 `m` rounded to bf16 (to nearest even, as
-/// `arith.truncf`) into dense `out`, which is laid out as `m` is (column
-/// after column when only its rows are contiguous, as in a transposed
-/// input batch) so that the copy reads and writes in order.
-Matrix roundRows(const Matrix &m, int64_t row0, int64_t rows, uint16_t *out) {
+/// The same rows of f32 `m` rounded (`round`) into dense `out`, laid out
+/// as `m` is when `asLaidOut` (column after column when only its rows are
+/// contiguous, as in a transposed input batch, so that the copy reads and
+/// writes in order), row-major otherwise.
+template <typename T, typename Round>
+Matrix roundRows(const Matrix &m, int64_t row0, int64_t rows, T *out,
+                 Round round, bool asLaidOut) {
   const float *base =
       static_cast<const float *>(rowsOf(m, row0, rows, sizeof(float)).data);
-  auto roundLine = [](const float *from, int64_t stride, int64_t count,
-                      uint16_t *to) {
+  auto roundLine = [&](const float *from, int64_t stride, int64_t count,
+                       T *to) {
     if (stride == 1) { // its own loop: it vectorizes
       for (int64_t i = 0; i < count; ++i)
-        to[i] = amprt::floatToBfloat16(from[i]);
+        to[i] = round(from[i]);
     } else {
       for (int64_t i = 0; i < count; ++i)
-        to[i] = amprt::floatToBfloat16(from[i * stride]);
+        to[i] = round(from[i * stride]);
     }
   };
   int64_t cols = m.cols;
   Matrix block{out, 1, rows, cols, rows * cols, cols, 1};
-  if (m.rowStride == 1 && m.colStride != 1 && rows > 1) {
+  if (asLaidOut && m.rowStride == 1 && m.colStride != 1 && rows > 1) {
     block.rowStride = 1;
     block.colStride = rows;
     for (int64_t j = 0; j < cols; ++j)
@@ -364,11 +366,12 @@ Matrix roundRows(const Matrix &m, int64_t row0, int64_t rows, uint16_t *out) {
   return block;
 }
 
-/// C (+)= bf16(A) x B (amprt_rounding_gemm.def) for an f32 A: blocks of
-/// rows of A, as many as the scratch holds, are rounded into it and
-/// multiplied on the bf16 GEMM, B and C read in place.
-void roundingGemm(const Matrix &a, const Matrix &b, const Matrix &c,
-                  bool accumulate, StridedMemRef<uint16_t, 1> *scratch) {
+/// Calls `multiply(row0, rows, block)` for blocks of rows of C (and A), as
+/// many rows as the scratch holds at K = `a`'s columns each: the loop of
+/// the rounding GEMMs (amprt_rounding_gemm.def).
+template <typename T, typename Multiply>
+void forEachRowBlock(const Matrix &a, const Matrix &c, bool accumulate,
+                     StridedMemRef<T, 1> *scratch, Multiply multiply) {
   int64_t m = c.rows, n = c.cols, k = a.cols;
   if (m == 0 || n == 0)
     return;
@@ -389,12 +392,41 @@ void roundingGemm(const Matrix &a, const Matrix &b, const Matrix &c,
                  static_cast<long long>(k));
     std::abort();
   }
-  uint16_t *block = scratch->aligned + scratch->offset;
-  for (int64_t row0 = 0; row0 < m; row0 += rowsPerBlock) {
-    int64_t rows = std::min(rowsPerBlock, m - row0);
-    gemm_bf16(roundRows(a, row0, rows, block), b,
-              rowsOf(c, row0, rows, sizeof(float)), accumulate);
-  }
+  for (int64_t row0 = 0; row0 < m; row0 += rowsPerBlock)
+    multiply(row0, std::min(rowsPerBlock, m - row0),
+             scratch->aligned + scratch->offset);
+}
+
+/// C (+)= bf16(A) x B: each block of A rounded into bf16 scratch (laid out
+/// as A, as the copy would be) and multiplied on the bf16 GEMM, B read in
+/// place.
+void roundingGemm_bf16(const Matrix &a, const Matrix &b, const Matrix &c,
+                       bool accumulate, StridedMemRef<uint16_t, 1> *scratch) {
+  forEachRowBlock(a, c, accumulate, scratch,
+                  [&](int64_t row0, int64_t rows, uint16_t *block) {
+                    gemm_bf16(
+                        roundRows(a, row0, rows, block, amprt::floatToBfloat16,
+                                  /*asLaidOut=*/true),
+                        b, rowsOf(c, row0, rows, sizeof(float)), accumulate);
+                  });
+}
+
+/// C (+)= f16(A) x B: as gemm_f16 on a copy, on f32 (B widened once, each
+/// block of A rounded through f16 into dense f32 scratch, as gemm_f16
+/// widens a copy).
+void roundingGemm_f16(const Matrix &a, const Matrix &b, const Matrix &c,
+                      bool accumulate, StridedMemRef<float, 1> *scratch) {
+  thread_local std::vector<float> wideB;
+  Matrix denseB = widen16Operand(b, wideB, amprt::halfToFloat);
+  auto throughHalf = [](float value) {
+    return amprt::halfToFloat(amprt::floatToHalf(value));
+  };
+  forEachRowBlock(
+      a, c, accumulate, scratch, [&](int64_t row0, int64_t rows, float *block) {
+        gemm_f32(roundRows(a, row0, rows, block, throughHalf,
+                           /*asLaidOut=*/false),
+                 denseB, rowsOf(c, row0, rows, sizeof(float)), accumulate);
+      });
 }
 
 } // namespace
@@ -402,11 +434,13 @@ void roundingGemm(const Matrix &a, const Matrix &b, const Matrix &c,
 extern "C" {
 
 // Every entry point of amprt_rounding_gemm.def.
-#define AMPRT_ROUNDING_GEMM(NAME, ACCUMULATE)                                  \
+#define AMPRT_ROUNDING_GEMM(NAME, INPUT_TYPE, SCRATCH_TYPE, SCRATCH_C_TYPE,    \
+                            ACCUMULATE)                                        \
   void _mlir_ciface_amp_rt_##NAME(                                             \
       StridedMemRef<float, 2> *a, StridedMemRef<uint16_t, 2> *b,               \
-      StridedMemRef<float, 2> *c, StridedMemRef<uint16_t, 1> *scratch) {       \
-    roundingGemm(viewOf(a), viewOf(b), viewOf(c), ACCUMULATE, scratch);        \
+      StridedMemRef<float, 2> *c, StridedMemRef<SCRATCH_C_TYPE, 1> *scratch) { \
+    roundingGemm_##INPUT_TYPE(viewOf(a), viewOf(b), viewOf(c), ACCUMULATE,     \
+                              scratch);                                        \
   }
 #include "amprt_rounding_gemm.def"
 

@@ -2,8 +2,8 @@
 // RUN: amp-opt %s --split-input-file --amp-contractions-to-runtime-calls=round-operands=false | FileCheck %s --check-prefix=KEPT
 // RUN: amp-opt %s --split-input-file --amp-contractions-to-runtime-calls=runtime=cuda | FileCheck %s --check-prefix=KEPT
 
-// A bf16 copy of an f32 buffer that only 2-D GEMMs read, as their A, is
-// not made: the GEMMs read the f32 buffer and round it themselves, 64 rows
+// A bf16 (or f16) copy of an f32 buffer that only 2-D GEMMs read, as
+// their A, is not made: the GEMMs read the f32 buffer and round it themselves, 64 rows
 // of A at a time, in a scratch buffer of 64 x K elements (fewer where A
 // has fewer rows). Here the copy of a step's input batch read by the
 // forward GEMM and, transposed, by the weight gradient's.
@@ -40,6 +40,30 @@ func.func @input_batch(%x: memref<32x100xf32>, %w: memref<100x16xbf16>, %h: memr
   // Accumulating into what %dw holds: the non-overwriting call.
   linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%copy, %dh : memref<32x100xbf16>, memref<32x16xbf16>) outs(%dw : memref<100x16xf32>)
+  return
+}
+
+// -----
+
+// An f16 copy likewise: the f16 GEMM runs on f32 here, so its scratch
+// holds the rounded rows widened back to f32.
+// CHECK-LABEL: func.func @half_batch
+// CHECK-NOT: arith.truncf
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<320xf32>
+// CHECK: call @amp_rt_rounding_matmul_overwrite_f16({{.*}}) : (memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?xf32, strided<[?], offset: ?>>) -> ()
+// KEPT-LABEL: func.func @half_batch
+// KEPT: arith.truncf
+func.func @half_batch(%x: memref<16x20xf32>, %w: memref<20x6xf16>, %h: memref<16x6xf32>) {
+  %copy = memref.alloc() : memref<16x20xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<16x20xf32>) outs(%copy : memref<16x20xf16>) {
+  ^bb0(%a: f32, %b: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%h : memref<16x6xf32>)
+  linalg.matmul ins(%copy, %w : memref<16x20xf16>, memref<20x6xf16>) outs(%h : memref<16x6xf32>)
   return
 }
 

@@ -294,28 +294,36 @@ TEST(GemmIntoLowPrecision, RoundsTheF32ResultOnce) {
   }
 }
 
-/// amprt_rounding_gemm.def's GEMM with an f32 A and a scratch of
-/// `scratchElements` bf16 elements, against a double loop over bf16(A) x
-/// B: A holds values bf16 cannot (every eighth a tie between two bf16
-/// values), so a block read unrounded or rounded otherwise than to nearest
-/// even is off by far more than the tolerance. It must also equal, bit
-/// for bit, the bf16 GEMM on a rounded copy of A (blocks of rows do not
-/// change oneDNN's sums), and not write past the scratch.
-void checkRoundingGemm(View a, View b, View c, int64_t scratchElements,
-                       bool accumulate) {
+/// amprt_rounding_gemm.def's GEMM of 16-bit `input` with an f32 A and a
+/// scratch of `scratchElements` elements, against a double loop over
+/// input(A) x B: A holds values the input type cannot (every eighth near
+/// halfway between two of them), so a block read unrounded or rounded otherwise
+/// than to nearest even is off by far more than the tolerance. It must
+/// also equal, bit for bit, the GEMM on a rounded copy of A (blocks of
+/// rows do not change the library's sums), and not write past the
+/// scratch.
+void checkRoundingGemm(Input input, View a, View b, View c,
+                       int64_t scratchElements, bool accumulate) {
+  bool f16 = input == Input::F16;
+  auto narrow = [&](float value) {
+    return f16 ? amprt_f32_to_f16(value) : amprt_f32_to_bf16(value);
+  };
+  auto widen = [&](uint16_t bits) {
+    return f16 ? amprt_f16_to_f32(bits) : amprt_bf16_to_f32(bits);
+  };
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   std::vector<float> wideA;
   std::vector<uint16_t> copyA, bitsB;
   for (int64_t e = 0; e < a.span(); ++e) {
     float value = uniform(rng);
-    if (e % 8 == 3)
-      value = amprt_bf16_to_f32(amprt_f32_to_bf16(value)) * (1.0f + 0x1p-8f);
+    if (e % 8 == 3) // about half a unit in the last place above a value
+      value = widen(narrow(value)) * (1.0f + (f16 ? 0x1p-11f : 0x1p-8f));
     wideA.push_back(value);
-    copyA.push_back(amprt_f32_to_bf16(value));
+    copyA.push_back(narrow(value));
   }
   for (int64_t e = 0; e < b.span(); ++e)
-    bitsB.push_back(amprt_f32_to_bf16(uniform(rng)));
+    bitsB.push_back(narrow(uniform(rng)));
   std::vector<float> result(c.span());
   for (float &value : result)
     value = accumulate ? uniform(rng) : std::nanf("");
@@ -326,28 +334,46 @@ void checkRoundingGemm(View a, View b, View c, int64_t scratchElements,
     for (int64_t j = 0; j < n; ++j) {
       double sum = accumulate ? expected[c.at(0, i, j)] : 0.0;
       for (int64_t p = 0; p < k; ++p)
-        sum += double(amprt_bf16_to_f32(copyA[a.at(0, i, p)])) *
-               double(amprt_bf16_to_f32(bitsB[b.at(0, p, j)]));
+        sum += double(widen(copyA[a.at(0, i, p)])) *
+               double(widen(bitsB[b.at(0, p, j)]));
       expected[c.at(0, i, j)] = sum;
     }
-  const uint16_t guard = 0x5A5A;
-  std::vector<uint16_t> scratch(scratchElements + 64, guard);
-  StridedMemRef<uint16_t, 1> scratchRef;
-  scratchRef.allocated = scratchRef.aligned = scratch.data();
-  scratchRef.offset = 0;
-  scratchRef.sizes[0] = scratchElements;
-  scratchRef.strides[0] = 1;
   auto x = descriptor<float, 2>(wideA.data(), a);
   auto y = descriptor<uint16_t, 2>(bitsB.data(), b);
   auto z = descriptor<float, 2>(result.data(), c);
-  (accumulate ? _mlir_ciface_amp_rt_rounding_matmul_bf16
-              : _mlir_ciface_amp_rt_rounding_matmul_overwrite_bf16)(
-      &x, &y, &z, &scratchRef);
+  // The scratch, followed by a guard: bf16 elements, or f32 for f16.
+  auto call = [&](auto *scratch, auto guard) {
+    std::vector<std::remove_pointer_t<decltype(scratch)>> buffer(
+        scratchElements + 64, guard);
+    StridedMemRef<std::remove_pointer_t<decltype(scratch)>, 1> ref;
+    ref.allocated = ref.aligned = buffer.data();
+    ref.offset = 0;
+    ref.sizes[0] = scratchElements;
+    ref.strides[0] = 1;
+    if constexpr (std::is_same_v<decltype(guard), float>)
+      (accumulate ? _mlir_ciface_amp_rt_rounding_matmul_f16
+                  : _mlir_ciface_amp_rt_rounding_matmul_overwrite_f16)(
+          &x, &y, &z, &ref);
+    else
+      (accumulate ? _mlir_ciface_amp_rt_rounding_matmul_bf16
+                  : _mlir_ciface_amp_rt_rounding_matmul_overwrite_bf16)(
+          &x, &y, &z, &ref);
+    for (size_t e = scratchElements; e < buffer.size(); ++e)
+      ASSERT_EQ(buffer[e], guard) << "scratch overrun at " << e;
+  };
+  if (f16)
+    call(static_cast<float *>(nullptr), 1234.5f);
+  else
+    call(static_cast<uint16_t *>(nullptr), uint16_t(0x5A5A));
   auto copy = descriptor<uint16_t, 2>(copyA.data(), a);
   auto w = descriptor<float, 2>(fromCopy.data(), c);
-  (accumulate ? _mlir_ciface_amp_rt_matmul_bf16
-              : _mlir_ciface_amp_rt_matmul_overwrite_bf16)(&copy, &y, &w);
-  // bf16 products are exact in f32: only the f32 summation order differs.
+  if (f16)
+    (accumulate ? _mlir_ciface_amp_rt_matmul_f16
+                : _mlir_ciface_amp_rt_matmul_overwrite_f16)(&copy, &y, &w);
+  else
+    (accumulate ? _mlir_ciface_amp_rt_matmul_bf16
+                : _mlir_ciface_amp_rt_matmul_overwrite_bf16)(&copy, &y, &w);
+  // 16-bit products are exact in f32: only the summation order differs.
   double tolerance = 1e-6 * k + 1e-6;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
@@ -356,34 +382,34 @@ void checkRoundingGemm(View a, View b, View c, int64_t scratchElements,
           << "row " << i << " col " << j;
       ASSERT_EQ(result[at], fromCopy[at]) << "row " << i << " col " << j;
     }
-  for (size_t e = scratchElements; e < scratch.size(); ++e)
-    ASSERT_EQ(scratch[e], guard) << "scratch overrun at " << e;
 }
 
-TEST(RoundingGemm, RoundsAInBlocksOfRows) {
+class RoundingGemm : public ::testing::TestWithParam<Input> {};
+
+TEST_P(RoundingGemm, RoundsAInBlocksOfRows) {
   for (bool accumulate : {true, false}) {
     SCOPED_TRACE(accumulate ? "accumulate" : "overwrite");
     // A first-layer weight gradient: A is the transposed f32 input batch
     // (784 x 64), rounded 64 rows at a time (13 blocks, the last of 16).
-    checkRoundingGemm(transposed(1, 784, 64), dense(1, 64, 256),
+    checkRoundingGemm(GetParam(), transposed(1, 784, 64), dense(1, 64, 256),
                       dense(1, 784, 256), 64 * 64, accumulate);
     // A first layer's forward GEMM: the 64 x 784 batch in one block.
-    checkRoundingGemm(dense(1, 64, 784), dense(1, 784, 256), dense(1, 64, 256),
-                      64 * 784, accumulate);
+    checkRoundingGemm(GetParam(), dense(1, 64, 784), dense(1, 784, 256),
+                      dense(1, 64, 256), 64 * 784, accumulate);
     // Blocks of 5 rows, B transposed, C transposed.
-    checkRoundingGemm(dense(1, 37, 53), transposed(1, 53, 29),
+    checkRoundingGemm(GetParam(), dense(1, 37, 53), transposed(1, 53, 29),
                       transposed(1, 37, 29), 5 * 53, accumulate);
     // A subview with a leading dimension and an offset; a scratch larger
     // than A.
-    checkRoundingGemm(View{{1, 28, 32}, {0, 96, 1}, 64}, dense(1, 32, 20),
-                      dense(1, 28, 20), 40 * 32, accumulate);
+    checkRoundingGemm(GetParam(), View{{1, 28, 32}, {0, 96, 1}, 64},
+                      dense(1, 32, 20), dense(1, 28, 20), 40 * 32, accumulate);
   }
 }
 
-TEST(RoundingGemm, EmptySum) {
+TEST_P(RoundingGemm, EmptySum) {
   for (bool accumulate : {true, false})
-    checkRoundingGemm(dense(1, 4, 0), dense(1, 0, 3), dense(1, 4, 3), 0,
-                      accumulate);
+    checkRoundingGemm(GetParam(), dense(1, 4, 0), dense(1, 0, 3),
+                      dense(1, 4, 3), 0, accumulate);
 }
 
 std::string inputName(const ::testing::TestParamInfo<Input> &info) {
@@ -401,6 +427,8 @@ std::string inputName(const ::testing::TestParamInfo<Input> &info) {
 INSTANTIATE_TEST_SUITE_P(Inputs, GemmTest,
                          ::testing::Values(Input::F32, Input::F16, Input::BF16),
                          inputName);
+INSTANTIATE_TEST_SUITE_P(Inputs, RoundingGemm,
+                         ::testing::Values(Input::F16, Input::BF16), inputName);
 
 TEST(Threads, SetAndRead) {
   int before = amprt_num_threads();

@@ -62,7 +62,7 @@ def ContractionsToRuntimeCallsPass
     copied into a dense buffer (`memref.copy`, a kernel later; C is copied
     back after the call), so the runtime never gathers through the host.
 
-    On the CPU (`round-operands`, the default), a bf16 copy of an f32
+    On the CPU (`round-operands`, the default), an f16/bf16 copy of an f32
     buffer (a lone elementwise `arith.truncf` over all of it, such as the
     cast of a step's input batch) that nothing but 2-D GEMMs reads, each
     as its A, with nothing writing the f32 buffer in between, is not made:
@@ -80,7 +80,7 @@ def ContractionsToRuntimeCallsPass
     Option<"requireAll", "require-all", "bool", /*default=*/"false",
            "Fail on a contraction that stays a loop nest, saying why">,
     Option<"roundOperands", "round-operands", "bool", /*default=*/"true",
-           "On the CPU, let bf16 GEMMs round an f32 A block by block "
+           "On the CPU, let f16/bf16 GEMMs round an f32 A block by block "
            "themselves instead of reading a rounded copy only they read">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",

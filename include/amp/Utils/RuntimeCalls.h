@@ -51,10 +51,21 @@ StringRef getRuntimeGemmPrefix(GemmRuntime runtime);
 /// The runtime's GEMM named `name` (without the prefix), if it has one.
 const RuntimeGemm *lookupRuntimeGemm(StringRef name);
 
-/// libamprt's bf16 GEMM whose A is an f32 buffer it rounds itself
-/// (runtime/include/amprt_rounding_gemm.def), adding to C (`accumulate`)
-/// or overwriting it: its name without the prefix.
-StringRef getRuntimeRoundingGemm(bool accumulate);
+/// A GEMM of runtime/include/amprt_rounding_gemm.def (libamprt only),
+/// whose A is an f32 buffer it rounds to `inputType` itself: its name
+/// (without the prefix), the element types of B (`inputType`) and of its
+/// scratch buffer, and whether it adds to its f32 C.
+struct RuntimeRoundingGemm {
+  StringLiteral name;
+  StringLiteral inputType;
+  StringLiteral scratchType;
+  bool accumulate;
+};
+
+/// libamprt's GEMM rounding A to `inputType` that adds to C
+/// (`accumulate`) or overwrites it, if it has one.
+const RuntimeRoundingGemm *lookupRuntimeRoundingGemm(Type inputType,
+                                                     bool accumulate);
 
 func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
                                     ValueRange operands);
