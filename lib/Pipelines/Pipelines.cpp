@@ -153,9 +153,11 @@ void mlir::amp::addGPUFusionPasses(OpPassManager &pm) {
 }
 
 void mlir::amp::addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime,
-                                     bool lowPrecisionOutputs) {
+                                     bool lowPrecisionOutputs,
+                                     bool roundOperands) {
   ContractionsToRuntimeCallsPassOptions gemms;
   gemms.runtime = runtime;
+  gemms.roundOperands = roundOperands;
   pm.addPass(createContractionsToRuntimeCallsPass(gemms));
   if (lowPrecisionOutputs)
     pm.addPass(createGemmOutputsInLowPrecisionPass());
@@ -281,7 +283,8 @@ void mlir::amp::buildAMPLowerToCPUPipeline(
   // Not on the CPU: measured no faster at bf16 and slower at f16 (libamprt
   // narrows f16 without F16C), and those f32 buffers are not at the
   // workspace's peak (docs/cpu-training.md).
-  addRuntimeGemmPasses(pm, GemmRuntime::CPU, /*lowPrecisionOutputs=*/false);
+  addRuntimeGemmPasses(pm, GemmRuntime::CPU, /*lowPrecisionOutputs=*/false,
+                       /*roundOperands=*/true);
   if (options.planMemory) {
     // Peak memory by liveness, no allocation per buffer and step; the host
     // reads constants in place. Slots on cache lines (64 bytes).
@@ -304,7 +307,8 @@ void mlir::amp::buildAMPLowerToCUDAPipeline(
                          /*scheduleForMemory=*/false);
   addGPUFusionPasses(pm);
   // cuBLASLt writes f16/bf16 results itself: one launch less per cast.
-  addRuntimeGemmPasses(pm, GemmRuntime::CUDA, /*lowPrecisionOutputs=*/true);
+  addRuntimeGemmPasses(pm, GemmRuntime::CUDA, /*lowPrecisionOutputs=*/true,
+                       /*roundOperands=*/false);
   addGPUMappingPasses(pm.nest<func::FuncOp>());
   addCUDAToLLVMPasses(pm, options);
 }
@@ -313,8 +317,10 @@ void mlir::amp::buildAMPLowerToEmulatedCUDAPipeline(
     OpPassManager &pm, const AMPLowerToCPUOptions &options) {
   addBufferizationPasses(pm, options.updateInPlace, options.scheduleForMemory);
   addGPUFusionPasses(pm);
-  // As on the GPU (libamprt's `_to_` GEMMs stand in for cuBLASLt's).
-  addRuntimeGemmPasses(pm, GemmRuntime::CPU, /*lowPrecisionOutputs=*/true);
+  // As on the GPU (libamprt's `_to_` GEMMs stand in for cuBLASLt's,
+  // which read whole rounded copies).
+  addRuntimeGemmPasses(pm, GemmRuntime::CPU, /*lowPrecisionOutputs=*/true,
+                       /*roundOperands=*/false);
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   addGPUMappingPasses(funcPm);
   funcPm.addPass(createEmulateGPULaunchesPass());

@@ -144,10 +144,11 @@ inline constexpr const char *kUpdateInPlaceDescription =
 void addGPUFusionPasses(OpPassManager &pm);
 
 /// On buffers: matmuls to `runtime`'s GEMMs (with `lowPrecisionOutputs`,
-/// those whose f32 result is only cast to f16/bf16 round it themselves),
-/// then the buffer releases.
+/// those whose f32 result is only cast to f16/bf16 round it themselves;
+/// with `roundOperands`, libamprt's GEMMs round an f32 A that only they
+/// read a copy of), then the buffer releases.
 void addRuntimeGemmPasses(OpPassManager &pm, GemmRuntime runtime,
-                          bool lowPrecisionOutputs);
+                          bool lowPrecisionOutputs, bool roundOperands);
 
 /// Options of `--amp-lower-to-cpu` and `--amp-lower-to-cuda-emulated`: what
 /// the CPU the code is for can do.
