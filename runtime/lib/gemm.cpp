@@ -333,35 +333,55 @@ Matrix rowsOf(const Matrix &m, int64_t row0, int64_t rows, size_t elementSize) {
   return block;
 }
 
-/// The same rows of f32 `m` rounded (`round`) into dense `out`, laid out
-/// as `m` is when `asLaidOut` (column after column when only its rows are
-/// contiguous, as in a transposed input batch, so that the copy reads and
-/// writes in order), row-major otherwise.
-template <typename T, typename Round>
+/// `count` f32 values rounded to bf16 or (`half`) through f16 back to
+/// f32, as `arith.truncf` rounds (to nearest even, subnormals kept). Built
+/// for AVX-512 too and picked by the CPU at load time: a block is rounded
+/// on every GEMM that reads it, not once as the copy was.
+__attribute__((target_clones("avx512f", "default"))) void
+roundToBfloat16(const float *from, int64_t count, uint16_t *to) {
+  for (int64_t i = 0; i < count; ++i)
+    to[i] = amprt::floatToBfloat16(from[i]);
+}
+__attribute__((target_clones("avx512f", "default"))) void
+roundThroughHalf(const float *from, int64_t count, float *to) {
+  for (int64_t i = 0; i < count; ++i)
+    to[i] = amprt::halfToFloat(amprt::floatToHalf(from[i]));
+}
+void roundLine(const float *from, int64_t count, uint16_t *to) {
+  roundToBfloat16(from, count, to);
+}
+void roundLine(const float *from, int64_t count, float *to) {
+  roundThroughHalf(from, count, to);
+}
+
+/// The same rows of f32 `m` rounded into dense `out` (bf16, or f16 values
+/// widened back to f32), laid out as `m` is when `asLaidOut` (column after
+/// column when only its rows are contiguous, as in a transposed input
+/// batch, so that the copy reads and writes in order), row-major
+/// otherwise.
+template <typename T>
 Matrix roundRows(const Matrix &m, int64_t row0, int64_t rows, T *out,
-                 Round round, bool asLaidOut) {
+                 bool asLaidOut) {
   const float *base =
       static_cast<const float *>(rowsOf(m, row0, rows, sizeof(float)).data);
-  auto roundLine = [&](const float *from, int64_t stride, int64_t count,
-                       T *to) {
-    if (stride == 1) { // its own loop: it vectorizes
-      for (int64_t i = 0; i < count; ++i)
-        to[i] = round(from[i]);
-    } else {
-      for (int64_t i = 0; i < count; ++i)
-        to[i] = round(from[i * stride]);
-    }
-  };
   int64_t cols = m.cols;
   Matrix block{out, 1, rows, cols, rows * cols, cols, 1};
   if (asLaidOut && m.rowStride == 1 && m.colStride != 1 && rows > 1) {
     block.rowStride = 1;
     block.colStride = rows;
     for (int64_t j = 0; j < cols; ++j)
-      roundLine(base + j * m.colStride, 1, rows, out + j * rows);
-  } else {
-    for (int64_t i = 0; i < rows; ++i)
-      roundLine(base + i * m.rowStride, m.colStride, cols, out + i * cols);
+      roundLine(base + j * m.colStride, rows, out + j * rows);
+    return block;
+  }
+  std::vector<float> line(m.colStride == 1 ? 0 : cols);
+  for (int64_t i = 0; i < rows; ++i) {
+    const float *from = base + i * m.rowStride;
+    if (m.colStride != 1) { // gathered into a line first
+      for (int64_t j = 0; j < cols; ++j)
+        line[j] = from[j * m.colStride];
+      from = line.data();
+    }
+    roundLine(from, cols, out + i * cols);
   }
   return block;
 }
@@ -404,10 +424,10 @@ void roundingGemm_bf16(const Matrix &a, const Matrix &b, const Matrix &c,
                        bool accumulate, StridedMemRef<uint16_t, 1> *scratch) {
   forEachRowBlock(a, c, accumulate, scratch,
                   [&](int64_t row0, int64_t rows, uint16_t *block) {
-                    gemm_bf16(
-                        roundRows(a, row0, rows, block, amprt::floatToBfloat16,
-                                  /*asLaidOut=*/true),
-                        b, rowsOf(c, row0, rows, sizeof(float)), accumulate);
+                    gemm_bf16(roundRows(a, row0, rows, block,
+                                        /*asLaidOut=*/true),
+                              b, rowsOf(c, row0, rows, sizeof(float)),
+                              accumulate);
                   });
 }
 
@@ -418,12 +438,9 @@ void roundingGemm_f16(const Matrix &a, const Matrix &b, const Matrix &c,
                       bool accumulate, StridedMemRef<float, 1> *scratch) {
   thread_local std::vector<float> wideB;
   Matrix denseB = widen16Operand(b, wideB, amprt::halfToFloat);
-  auto throughHalf = [](float value) {
-    return amprt::halfToFloat(amprt::floatToHalf(value));
-  };
   forEachRowBlock(
       a, c, accumulate, scratch, [&](int64_t row0, int64_t rows, float *block) {
-        gemm_f32(roundRows(a, row0, rows, block, throughHalf,
+        gemm_f32(roundRows(a, row0, rows, block,
                            /*asLaidOut=*/false),
                  denseB, rowsOf(c, row0, rows, sizeof(float)), accumulate);
       });

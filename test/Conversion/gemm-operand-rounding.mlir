@@ -3,10 +3,13 @@
 // RUN: amp-opt %s --split-input-file --amp-contractions-to-runtime-calls=runtime=cuda | FileCheck %s --check-prefix=KEPT
 
 // A bf16 (or f16) copy of an f32 buffer that only 2-D GEMMs read, as
-// their A, is not made: the GEMMs read the f32 buffer and round it themselves, 64 rows
-// of A at a time, in a scratch buffer of 64 x K elements (fewer where A
-// has fewer rows). Here the copy of a step's input batch read by the
-// forward GEMM and, transposed, by the weight gradient's.
+// their A, is not made: the GEMMs read the f32 buffer and round it
+// themselves, a block of rows of A at a time, in a scratch buffer of the
+// step: 64 rows (all of A where it has fewer) and, in bf16, at least a
+// quarter of A. Here the copy of a step's input batch read by the forward
+// GEMM (32 rows of K = 100) and, transposed, by the weight gradient's (64
+// of its 100 rows, K = 32).
+
 // CHECK-LABEL: func.func @input_batch
 // CHECK-NOT: arith.truncf
 // CHECK-NOT: memref<32x100xbf16>
@@ -45,8 +48,26 @@ func.func @input_batch(%x: memref<32x100xf32>, %w: memref<100x16xbf16>, %h: memr
 
 // -----
 
+// A bf16 A of 300 rows: blocks of a quarter of it, 75 rows of K = 8.
+// CHECK-LABEL: func.func @tall_a
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<600xbf16>
+// CHECK: call @amp_rt_rounding_matmul_bf16(
+func.func @tall_a(%x: memref<300x8xf32>, %w: memref<8x5xbf16>, %h: memref<300x5xf32>) {
+  %copy = memref.alloc() : memref<300x8xbf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<300x8xf32>) outs(%copy : memref<300x8xbf16>) {
+  ^bb0(%a: f32, %b: bf16):
+    %t = arith.truncf %a : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.matmul ins(%copy, %w : memref<300x8xbf16>, memref<8x5xbf16>) outs(%h : memref<300x5xf32>)
+  return
+}
+
+// -----
+
 // An f16 copy likewise: the f16 GEMM runs on f32 here, so its scratch
-// holds the rounded rows widened back to f32.
+// holds the rounded rows widened back to f32 (all 16 rows of K = 20).
 // CHECK-LABEL: func.func @half_batch
 // CHECK-NOT: arith.truncf
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<320xf32>

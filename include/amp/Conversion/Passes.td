@@ -68,7 +68,8 @@ def ContractionsToRuntimeCallsPass
     as its A, with nothing writing the f32 buffer in between, is not made:
     those GEMMs become libamprt's `amp_rt_rounding_matmul_*` calls
     (`runtime/include/amprt_rounding_gemm.def`), which read the f32 buffer
-    and round 64 rows of A at a time into a scratch buffer of the step.
+    and round a block of rows of A at a time (64, and in bf16 at least a
+    quarter of A) into a scratch buffer of the step.
     The results are those of the copy; the step's memory holds a block
     instead of the whole copy.
   }];
