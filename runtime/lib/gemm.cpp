@@ -35,6 +35,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include <algorithm>
 #include <cstdint>
@@ -333,25 +334,31 @@ Matrix rowsOf(const Matrix &m, int64_t row0, int64_t rows, size_t elementSize) {
   return block;
 }
 
-/// `count` f32 values rounded to bf16 or (`half`) through f16 back to
-/// f32, as `arith.truncf` rounds (to nearest even, subnormals kept). Built
-/// for AVX-512 too and picked by the CPU at load time: a block is rounded
-/// on every GEMM that reads it, not once as the copy was.
-__attribute__((target_clones("avx512f", "default"))) void
-roundToBfloat16(const float *from, int64_t count, uint16_t *to) {
-  for (int64_t i = 0; i < count; ++i)
-    to[i] = amprt::floatToBfloat16(from[i]);
+/// `count` f32 values rounded to bf16 or through f16 back to f32, as
+/// `arith.truncf` rounds (to nearest even, subnormals kept): the same loop
+/// built for AVX-512 too, picked when the CPU has it, since a block is
+/// rounded on every GEMM that reads it, not once as the copy was.
+template <typename T>
+void roundValues(const float *from, int64_t count, T *to) {
+  for (int64_t i = 0; i < count; ++i) {
+    if constexpr (std::is_same_v<T, uint16_t>)
+      to[i] = amprt::floatToBfloat16(from[i]);
+    else
+      to[i] = amprt::halfToFloat(amprt::floatToHalf(from[i]));
+  }
 }
-__attribute__((target_clones("avx512f", "default"))) void
-roundThroughHalf(const float *from, int64_t count, float *to) {
-  for (int64_t i = 0; i < count; ++i)
-    to[i] = amprt::halfToFloat(amprt::floatToHalf(from[i]));
+template <typename T>
+__attribute__((target("avx512f"))) void
+roundValuesAVX512(const float *from, int64_t count, T *to) {
+  roundValues(from, count, to);
 }
-void roundLine(const float *from, int64_t count, uint16_t *to) {
-  roundToBfloat16(from, count, to);
-}
-void roundLine(const float *from, int64_t count, float *to) {
-  roundThroughHalf(from, count, to);
+template <typename T>
+void roundLine(const float *from, int64_t count, T *to) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512)
+    roundValuesAVX512(from, count, to);
+  else
+    roundValues(from, count, to);
 }
 
 /// The same rows of f32 `m` rounded into dense `out` (bf16, or f16 values
