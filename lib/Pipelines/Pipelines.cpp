@@ -121,6 +121,8 @@ void mlir::amp::addBufferizationPasses(OpPassManager &pm, bool updateInPlace,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Its globals in an order that does not vary from run to run.
+  pm.addPass(createOrderGlobalsByFirstUsePass());
   if (updateInPlace)
     pm.addPass(createDropInPlaceResultsPass());
   // Before the out-param rewrite, which would move result markers onto

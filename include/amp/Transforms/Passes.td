@@ -219,6 +219,24 @@ def DropMarkersPass : Pass<"amp-drop-markers", "::mlir::ModuleOp"> {
   }];
 }
 
+def OrderGlobalsByFirstUsePass
+    : Pass<"amp-order-globals-by-first-use", "::mlir::ModuleOp"> {
+  let summary = "Put the module's memref.globals first, in the order the "
+                "functions first use them";
+  let description = [{
+    One-Shot Bufferize creates a `memref.global` per tensor constant in the
+    order it bufferizes the functions, which for functions that do not call
+    each other (a step and its predict function) is an iteration over a
+    pointer-keyed map in MLIR 22: the same input lowered twice could put
+    two globals in either order. This pass, run right after it, moves every
+    `memref.global` to the start of the module in the order of their first
+    `memref.get_global` (functions in module order, ops in walk order),
+    unused ones last by name, so that a lowering's output is the same
+    bytes from run to run.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ScheduleStepForMemoryPass
     : Pass<"amp-schedule-step-for-memory", "::mlir::func::FuncOp"> {
   let summary = "Order a step's ops so that its buffers live shorter";
