@@ -279,6 +279,15 @@ static FailureOr<GemmLoops> matchGemm(linalg::LinalgOp op,
   return *loops;
 }
 
+/// The extent of the GEMM dimension made of the loops of `role`.
+static int64_t getRoleExtent(ArrayRef<unsigned> role,
+                             ArrayRef<int64_t> extents) {
+  int64_t size = 1;
+  for (unsigned loop : role)
+    size *= extents[loop];
+  return size;
+}
+
 /// `operand` seen as the matrices of `roles` (batch?, rows, cols), each a
 /// list of loops merged into one dimension: a fully dynamic strided view
 /// whose stride for a role is the operand's stride of the dimension indexed
@@ -300,10 +309,7 @@ static Value gemmView(OpBuilder &builder, Location loc, Value operand,
       memref::ExtractStridedMetadataOp::create(builder, loc, operand);
   SmallVector<OpFoldResult> sizes, strides;
   for (ArrayRef<unsigned> role : roles) {
-    int64_t size = 1;
-    for (unsigned loop : role)
-      size *= extents[loop];
-    sizes.push_back(builder.getIndexAttr(size));
+    sizes.push_back(builder.getIndexAttr(getRoleExtent(role, extents)));
     std::optional<unsigned> dim = dimOfLoop(map, role.back());
     if (dim)
       strides.push_back(metadata.getStrides()[*dim]);
@@ -331,12 +337,10 @@ static bool isReadableInPlace(Value operand, AffineMap map,
   // A role's stride is its innermost loop's (0 where the operand has no
   // dimension for it); a role of extent 1 has any stride.
   auto contiguous = [&](ArrayRef<unsigned> role) {
-    int64_t size = 1;
-    for (unsigned loop : role)
-      size *= extents[loop];
     std::optional<unsigned> dim = dimOfLoop(map, role.back());
     int64_t stride = dim ? strides[*dim] : 0;
-    return size == 1 || stride == 1 || ShapedType::isDynamic(stride);
+    return getRoleExtent(role, extents) == 1 || stride == 1 ||
+           ShapedType::isDynamic(stride);
   };
   return contiguous(cols) || (!colsOnly && contiguous(rows));
 }
@@ -627,14 +631,10 @@ static LogicalResult convert(linalg::LinalgOp op, std::optional<ZeroInit> zeros,
   StringRef gemmName = gemm->name;
   if (roundedSource) {
     // Rows of A, each K long, a block at a time.
-    auto extentOf = [&](ArrayRef<unsigned> role) {
-      int64_t size = 1;
-      for (unsigned loop : role)
-        size *= loops->extents[loop];
-      return size;
-    };
-    int64_t elements = getRoundingBlockRows(extentOf(loops->m), inputType) *
-                       extentOf(loops->k);
+    int64_t elements =
+        getRoundingBlockRows(getRoleExtent(loops->m, loops->extents),
+                             inputType) *
+        getRoleExtent(loops->k, loops->extents);
     // The rows as the runtime multiplies them: bf16, or f32 for f16.
     Type scratchType = rounding->scratchType == "f32"
                            ? Type(builder.getF32Type())

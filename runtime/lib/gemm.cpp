@@ -334,31 +334,39 @@ Matrix rowsOf(const Matrix &m, int64_t row0, int64_t rows, size_t elementSize) {
   return block;
 }
 
-/// `count` f32 values rounded to bf16 or through f16 back to f32, as
-/// `arith.truncf` rounds (to nearest even, subnormals kept): the same loop
-/// built for AVX-512 too, picked when the CPU has it, since a block is
-/// rounded on every GEMM that reads it, not once as the copy was.
+/// `count` f32 values `stride` apart rounded to bf16 or through f16 back
+/// to f32, as `arith.truncf` rounds (to nearest even, subnormals kept):
+/// the same loops built for AVX-512 too, picked when the CPU has it, since
+/// a block is rounded on every GEMM that reads it, not once as the copy
+/// was.
+template <typename T> T roundValue(float value) {
+  if constexpr (std::is_same_v<T, uint16_t>)
+    return amprt::floatToBfloat16(value);
+  else
+    return amprt::halfToFloat(amprt::floatToHalf(value));
+}
 template <typename T>
-void roundValues(const float *from, int64_t count, T *to) {
-  for (int64_t i = 0; i < count; ++i) {
-    if constexpr (std::is_same_v<T, uint16_t>)
-      to[i] = amprt::floatToBfloat16(from[i]);
-    else
-      to[i] = amprt::halfToFloat(amprt::floatToHalf(from[i]));
+void roundValues(const float *from, int64_t stride, int64_t count, T *to) {
+  if (stride == 1) { // its own loop: it vectorizes
+    for (int64_t i = 0; i < count; ++i)
+      to[i] = roundValue<T>(from[i]);
+  } else {
+    for (int64_t i = 0; i < count; ++i)
+      to[i] = roundValue<T>(from[i * stride]);
   }
 }
 template <typename T>
 __attribute__((target("avx512f"))) void
-roundValuesAVX512(const float *from, int64_t count, T *to) {
-  roundValues(from, count, to);
+roundValuesAVX512(const float *from, int64_t stride, int64_t count, T *to) {
+  roundValues(from, stride, count, to);
 }
 template <typename T>
-void roundLine(const float *from, int64_t count, T *to) {
+void roundLine(const float *from, int64_t stride, int64_t count, T *to) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   if (avx512)
-    roundValuesAVX512(from, count, to);
+    roundValuesAVX512(from, stride, count, to);
   else
-    roundValues(from, count, to);
+    roundValues(from, stride, count, to);
 }
 
 /// The same rows of f32 `m` rounded into dense `out` (bf16, or f16 values
@@ -377,19 +385,11 @@ Matrix roundRows(const Matrix &m, int64_t row0, int64_t rows, T *out,
     block.rowStride = 1;
     block.colStride = rows;
     for (int64_t j = 0; j < cols; ++j)
-      roundLine(base + j * m.colStride, rows, out + j * rows);
+      roundLine(base + j * m.colStride, 1, rows, out + j * rows);
     return block;
   }
-  std::vector<float> line(m.colStride == 1 ? 0 : cols);
-  for (int64_t i = 0; i < rows; ++i) {
-    const float *from = base + i * m.rowStride;
-    if (m.colStride != 1) { // gathered into a line first
-      for (int64_t j = 0; j < cols; ++j)
-        line[j] = from[j * m.colStride];
-      from = line.data();
-    }
-    roundLine(from, cols, out + i * cols);
-  }
+  for (int64_t i = 0; i < rows; ++i)
+    roundLine(base + i * m.rowStride, m.colStride, cols, out + i * cols);
   return block;
 }
 
