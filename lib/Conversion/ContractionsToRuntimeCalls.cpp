@@ -631,10 +631,9 @@ static LogicalResult convert(linalg::LinalgOp op, std::optional<ZeroInit> zeros,
   StringRef gemmName = gemm->name;
   if (roundedSource) {
     // Rows of A, each K long, a block at a time.
-    int64_t elements =
-        getRoundingBlockRows(getRoleExtent(loops->m, loops->extents),
-                             inputType) *
-        getRoleExtent(loops->k, loops->extents);
+    int64_t elements = getRoundingBlockRows(
+                           getRoleExtent(loops->m, loops->extents), inputType) *
+                       getRoleExtent(loops->k, loops->extents);
     // The rows as the runtime multiplies them: bf16, or f32 for f16.
     Type scratchType = rounding->scratchType == "f32"
                            ? Type(builder.getF32Type())

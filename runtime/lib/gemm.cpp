@@ -339,7 +339,8 @@ Matrix rowsOf(const Matrix &m, int64_t row0, int64_t rows, size_t elementSize) {
 /// the same loops built for AVX-512 too, picked when the CPU has it, since
 /// a block is rounded on every GEMM that reads it, not once as the copy
 /// was.
-template <typename T> T roundValue(float value) {
+template <typename T>
+T roundValue(float value) {
   if constexpr (std::is_same_v<T, uint16_t>)
     return amprt::floatToBfloat16(value);
   else
